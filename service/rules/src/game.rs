@@ -1,0 +1,285 @@
+//! The abstraction every game implements.
+
+use std::fmt::Debug;
+
+use thiserror::Error;
+
+use crate::board::BoardView;
+use crate::options::{OptionSpec, Options};
+
+/// A seat at the table, `0..info().seats.len()`. Names live in [`VariantInfo::seats`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Seat(pub u8);
+
+impl Seat {
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The other seat of a two-seat game.
+    pub const fn opponent(self) -> Self {
+        Self(1 - self.0)
+    }
+}
+
+/// Who is looking at the match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Viewer {
+    Seat(Seat),
+    Spectator,
+}
+
+impl Viewer {
+    /// Whether this viewer may see what `owner` keeps hidden.
+    pub fn sees_private_of(self, owner: Seat) -> bool {
+        self == Viewer::Seat(owner)
+    }
+}
+
+/// Who may see an event or an action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Visibility {
+    Public,
+    /// Only this seat; everyone else learns only that something hidden happened.
+    Seat(Seat),
+}
+
+impl Visibility {
+    pub fn visible_to(self, viewer: Viewer) -> bool {
+        match self {
+            Visibility::Public => true,
+            Visibility::Seat(seat) => viewer.sees_private_of(seat),
+        }
+    }
+}
+
+/// An event produced by applying an action, with who may see it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Emitted<E> {
+    pub event: E,
+    pub visibility: Visibility,
+}
+
+impl<E> Emitted<E> {
+    pub fn public(event: E) -> Self {
+        Self {
+            event,
+            visibility: Visibility::Public,
+        }
+    }
+
+    pub fn private(seat: Seat, event: E) -> Self {
+        Self {
+            event,
+            visibility: Visibility::Seat(seat),
+        }
+    }
+}
+
+/// How a variant's turns are organised, for clients choosing how to play it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TurnStructure {
+    /// One action per turn, seats alternate.
+    Alternating,
+    /// A turn is several atomic actions by one seat, ended by the rules or by an explicit
+    /// "end turn" action.
+    MultiAction,
+    /// Some phases have every seat submit hidden orders at once, revealed together.
+    Simultaneous,
+}
+
+/// Static description of a variant, as `ListVariants` shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VariantInfo {
+    /// The API id, e.g. `soccer-chess`.
+    pub id: &'static str,
+    pub name: &'static str,
+    pub summary: &'static str,
+    pub files: u8,
+    pub ranks: u8,
+    /// Seat names in seat order.
+    pub seats: Vec<&'static str>,
+    pub turn_structure: TurnStructure,
+    /// The most atomic actions one seat takes in one turn.
+    pub max_actions_per_turn: u32,
+    /// Whether matches open with a setup phase (placement, lineups).
+    pub setup_phase: bool,
+    pub chance: bool,
+    pub hidden_information: bool,
+    pub options: Vec<OptionSpec>,
+    /// Bumped whenever a rule change would make old logs replay differently.
+    pub rules_version: &'static str,
+    /// One line describing the position notation accepted as a custom start.
+    pub position_notation: &'static str,
+}
+
+/// Whose move it is and what kind of move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Turn {
+    /// A short name of the phase: `setup`, `play`, `planning`, `shootout`, ...
+    pub phase: String,
+    /// Seats that may act now. Empty when the match is over. Several in a simultaneous phase.
+    pub to_act: Vec<Seat>,
+    /// The game's own turn counter (a set number, a ply, a down).
+    pub number: u32,
+    /// Atomic actions left in this turn for the seat to act, when the game bounds them.
+    pub actions_left: Option<u32>,
+    /// Whether an explicit end-turn action is among the legal ones.
+    pub may_end_turn: bool,
+}
+
+impl Turn {
+    pub fn is_to_act(&self, seat: Seat) -> bool {
+        self.to_act.contains(&seat)
+    }
+}
+
+/// How a finished game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// `None` is a draw.
+    pub winner: Option<Seat>,
+    /// One score per seat.
+    pub scores: Vec<u32>,
+    /// A human-readable reason: "more goals on aggregate", "golden goal", ...
+    pub reason: String,
+}
+
+/// Everything needed to start a game.
+#[derive(Clone, Debug)]
+pub struct SetupSpec {
+    /// Resolved against [`VariantInfo::options`], defaults filled in.
+    pub options: Options,
+    pub seed: u64,
+    /// A custom start position in the variant's position notation.
+    pub position: Option<String>,
+}
+
+/// Why an action, option or position was refused. Refusal never changes state.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{message}")]
+pub struct RuleError {
+    pub kind: RuleErrorKind,
+    /// Says what was wrong and, where it helps, what would be legal.
+    pub message: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RuleErrorKind {
+    IllegalAction,
+    NotYourTurn,
+    MalformedNotation,
+    InvalidOption,
+    InvalidPosition,
+    GameOver,
+}
+
+impl RuleError {
+    pub fn new(kind: RuleErrorKind, message: impl Into<String>) -> Self {
+        Self {
+            kind,
+            message: message.into(),
+        }
+    }
+
+    pub fn illegal(message: impl Into<String>) -> Self {
+        Self::new(RuleErrorKind::IllegalAction, message)
+    }
+
+    pub fn not_your_turn(message: impl Into<String>) -> Self {
+        Self::new(RuleErrorKind::NotYourTurn, message)
+    }
+
+    pub fn malformed(message: impl Into<String>) -> Self {
+        Self::new(RuleErrorKind::MalformedNotation, message)
+    }
+
+    pub fn invalid_option(message: impl Into<String>) -> Self {
+        Self::new(RuleErrorKind::InvalidOption, message)
+    }
+
+    pub fn invalid_position(message: impl Into<String>) -> Self {
+        Self::new(RuleErrorKind::InvalidPosition, message)
+    }
+
+    pub fn game_over() -> Self {
+        Self::new(
+            RuleErrorKind::GameOver,
+            "the game is over; no more actions are accepted",
+        )
+    }
+}
+
+/// A game engine. Pure and deterministic: no I/O, no clocks, no global randomness; chance comes
+/// only from the seed in [`SetupSpec`].
+///
+/// Contract every engine keeps (and the shared property tests check):
+/// - `apply` accepts exactly the actions `legal_actions` lists for a seat in `turn().to_act`,
+///   and on refusal leaves the state untouched;
+/// - `parse_action(format_action(a)) == a` for every legal `a`;
+/// - replaying the same actions from the same `SetupSpec` reaches an equal state;
+/// - once `outcome()` is `Some`, `turn().to_act` is empty.
+pub trait Game: Clone + Debug + PartialEq + Send + Sync + Sized + 'static {
+    type Action: Clone + Debug + PartialEq + Eq + Send + Sync;
+    type Event: Clone + Debug + PartialEq + Send + Sync;
+    /// Typed per-game view details that ride beside the generic board view.
+    type Details: Clone + Debug + PartialEq + Send + Sync;
+
+    fn info() -> VariantInfo;
+
+    fn new(setup: &SetupSpec) -> Result<Self, RuleError>;
+
+    fn turn(&self) -> Turn;
+
+    /// The legal actions of `seat` now; empty when it is not that seat's turn.
+    fn legal_actions(&self, seat: Seat) -> Vec<Self::Action>;
+
+    fn apply(
+        &mut self,
+        seat: Seat,
+        action: &Self::Action,
+    ) -> Result<Vec<Emitted<Self::Event>>, RuleError>;
+
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// The current score, one entry per seat.
+    fn scores(&self) -> Vec<u32>;
+
+    fn board(&self, viewer: Viewer) -> BoardView;
+
+    fn details(&self, viewer: Viewer) -> Self::Details;
+
+    /// The canonical notation of a legal action in the current state.
+    fn format_action(&self, seat: Seat, action: &Self::Action) -> String;
+
+    /// Reads notation. Unreadable text is `MalformedNotation`; readable text that names no legal
+    /// action is `IllegalAction`.
+    fn parse_action(&self, seat: Seat, text: &str) -> Result<Self::Action, RuleError>;
+
+    /// The whole current state in the variant's position notation.
+    fn position(&self) -> String;
+
+    /// Who may see that `seat` took `action`; hidden orders are private until revealed.
+    fn action_visibility(&self, _seat: Seat, _action: &Self::Action) -> Visibility {
+        Visibility::Public
+    }
+
+    /// The action played for a seat that ran out of time.
+    fn default_action(&self, seat: Seat) -> Option<Self::Action> {
+        self.legal_actions(seat).into_iter().next()
+    }
+}
+
+/// Resolves raw options against a variant's declared ones and starts a game.
+pub fn start<G: Game>(
+    given: &std::collections::BTreeMap<String, crate::OptionValue>,
+    seed: u64,
+    position: Option<String>,
+) -> Result<G, RuleError> {
+    let options = Options::resolve(&G::info().options, given)?;
+    G::new(&SetupSpec {
+        options,
+        seed,
+        position,
+    })
+}

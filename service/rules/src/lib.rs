@@ -1,0 +1,25 @@
+//! Rule engines for the Pitchmate games.
+//!
+//! Every engine is pure, synchronous and deterministic: given the same options, seed, start
+//! position and sequence of actions it reaches the same state and emits the same events. Engines
+//! know nothing of the wire protocol, storage or time; the server maps their types to protobuf.
+//!
+//! All games implement [`Game`]. A turn is a sequence of atomic actions; setup phases, lineups
+//! and simultaneous hidden orders are expressed as actions too, so a client can always play by
+//! picking one entry from [`Game::legal_actions`].
+
+pub mod board;
+pub mod game;
+pub mod geometry;
+pub mod options;
+pub mod playout;
+pub mod rng;
+
+pub use board::{BallView, BoardView, PieceView, Zone, ZoneKind};
+pub use game::{
+    Emitted, Game, Outcome, RuleError, RuleErrorKind, Seat, SetupSpec, Turn, TurnStructure,
+    VariantInfo, Viewer, Visibility, start,
+};
+pub use geometry::Square;
+pub use options::{OptionKind, OptionSpec, OptionValue, Options};
+pub use rng::Rng;

@@ -1,0 +1,109 @@
+//! Random playouts: the shared driver for property tests and the playout benchmark.
+
+use crate::game::{Game, RuleErrorKind, Seat, SetupSpec};
+use crate::rng::Rng;
+
+/// What a random playout did.
+#[derive(Clone, Debug)]
+pub struct Playout<G: Game> {
+    pub game: G,
+    /// Every applied action with its seat, in order: the log a replay rebuilds from.
+    pub log: Vec<(Seat, G::Action)>,
+    pub finished: bool,
+}
+
+/// Plays uniformly random legal actions until the game ends or `max_actions` were applied.
+pub fn random_playout<G: Game>(game: G, rng: &mut Rng, max_actions: usize) -> Playout<G> {
+    let mut game = game;
+    let mut log = Vec::new();
+    while game.outcome().is_none() && log.len() < max_actions {
+        let turn = game.turn();
+        let seat = *rng.pick(&turn.to_act);
+        let legal = game.legal_actions(seat);
+        let action = rng.pick(&legal).clone();
+        game.apply(seat, &action)
+            .expect("a listed legal action must apply");
+        log.push((seat, action));
+    }
+    let finished = game.outcome().is_some();
+    Playout {
+        game,
+        log,
+        finished,
+    }
+}
+
+/// Plays like [`random_playout`] while checking the contract of [`Game`] at every step:
+/// turn and outcome agree, only seats to act have actions, refusals change nothing, notation
+/// round-trips, and replaying the log rebuilds an equal state. Panics on the first breach.
+pub fn checked_random_playout<G: Game>(
+    setup: &SetupSpec,
+    rng: &mut Rng,
+    max_actions: usize,
+) -> Playout<G> {
+    let mut game = G::new(setup).expect("setup must be valid");
+    let seats = G::info().seats.len() as u8;
+    let mut log = Vec::new();
+    while log.len() < max_actions {
+        let turn = game.turn();
+        if game.outcome().is_some() {
+            assert!(
+                turn.to_act.is_empty(),
+                "a finished game still has seats to act: {turn:?}"
+            );
+            break;
+        }
+        assert!(
+            !turn.to_act.is_empty(),
+            "an unfinished game has nobody to act"
+        );
+        for seat in (0..seats).map(Seat) {
+            if !turn.is_to_act(seat) {
+                assert!(
+                    game.legal_actions(seat).is_empty(),
+                    "{seat:?} has actions out of turn"
+                );
+            }
+        }
+        let seat = *rng.pick(&turn.to_act);
+        let legal = game.legal_actions(seat);
+        assert!(
+            !legal.is_empty(),
+            "{seat:?} is to act but has no legal action in {}",
+            game.position()
+        );
+        if let Some(idle) = (0..seats).map(Seat).find(|s| !turn.is_to_act(*s)) {
+            let before = game.clone();
+            let err = game
+                .apply(idle, &legal[0])
+                .expect_err("a seat not to act was allowed to act");
+            assert_eq!(err.kind, RuleErrorKind::NotYourTurn);
+            assert_eq!(game, before, "a refused action changed the state");
+        }
+        let action = rng.pick(&legal).clone();
+        let notation = game.format_action(seat, &action);
+        let parsed = game
+            .parse_action(seat, &notation)
+            .unwrap_or_else(|e| panic!("notation {notation:?} of {action:?} does not parse: {e}"));
+        assert_eq!(
+            parsed, action,
+            "notation {notation:?} parses to another action"
+        );
+        game.apply(seat, &action)
+            .unwrap_or_else(|e| panic!("listed action {notation} refused: {e}"));
+        log.push((seat, action));
+    }
+    let mut replayed = G::new(setup).expect("setup must be valid");
+    for (seat, action) in &log {
+        replayed
+            .apply(*seat, action)
+            .expect("replay must accept the logged actions");
+    }
+    assert_eq!(replayed, game, "replaying the log reached another state");
+    let finished = game.outcome().is_some();
+    Playout {
+        game,
+        log,
+        finished,
+    }
+}
