@@ -1,0 +1,192 @@
+//! A bot that plays uniformly random legal actions.
+//!
+//! `random-bot --both` creates a match and plays both seats, printing every action and the
+//! result; `--create` plays one seat of a new match and prints its id so a second bot can
+//! `--join` it.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use pitchmate_client::pb::match_event::Kind;
+use pitchmate_client::pb::stream_match_events_response::Item;
+use pitchmate_client::{
+    Client, ClientError, EventStream, NewMatch, RandomChoice, SeatHandle, pb, play,
+};
+
+#[derive(Debug, Parser)]
+#[command(version, about = "Plays random legal actions on a Pitchmate server")]
+struct Args {
+    /// The server's URL.
+    #[arg(
+        long,
+        default_value = "http://127.0.0.1:50051",
+        env = "PITCHMATE_SERVER"
+    )]
+    server: String,
+    /// The variant of a match to create.
+    #[arg(long, default_value = "soccer-chess")]
+    variant: String,
+    /// Create a match, play both seats, print the result.
+    #[arg(long, conflicts_with_all = ["create", "join"])]
+    both: bool,
+    /// Create a match, print its id, and play one seat of it.
+    #[arg(long, conflicts_with = "join")]
+    create: bool,
+    /// Join this match and play one seat of it.
+    #[arg(long, value_name = "MATCH")]
+    join: Option<String>,
+    /// The seat to take (default: the first free one).
+    #[arg(long)]
+    seat: Option<String>,
+    /// Seeds the bot's choices and, with --create or --both, the match.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// A match option, `name=value` (repeatable), e.g. `--option sets_per_game=10`.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    options: Vec<String>,
+    /// The player name shown to others.
+    #[arg(long, default_value = "random-bot")]
+    name: String,
+    /// Print only the result, not every action.
+    #[arg(long)]
+    quiet: bool,
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
+        )
+        .init();
+    let args = Args::parse();
+    match run(args).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("random-bot: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(args: Args) -> Result<(), String> {
+    if !args.both && !args.create && args.join.is_none() {
+        return Err("say --both, --create or --join MATCH (see --help)".into());
+    }
+    let client = Client::connect(&args.server)
+        .await
+        .map_err(|e| e.to_string())?;
+    let match_id = match &args.join {
+        Some(id) => id.clone(),
+        None => {
+            let new = new_match(&args)?;
+            let created = client.create_match(new).await.map_err(|e| e.to_string())?;
+            println!(
+                "match {} ({}) created",
+                created.match_id, created.variant_id
+            );
+            created.match_id
+        }
+    };
+
+    let printer = if args.quiet {
+        None
+    } else {
+        let stream = client
+            .watch(&match_id, 0, None)
+            .await
+            .map_err(|e| e.to_string())?;
+        Some(tokio::spawn(print_events(stream)))
+    };
+
+    let result = if args.both {
+        let first = client
+            .join(&match_id, None, &format!("{}-1", args.name))
+            .await
+            .map_err(|e| e.to_string())?;
+        let second = client
+            .join(&match_id, None, &format!("{}-2", args.name))
+            .await
+            .map_err(|e| e.to_string())?;
+        let (a, b) = tokio::join!(
+            play_seat(client.clone(), first, args.seed),
+            play_seat(client.clone(), second, args.seed.wrapping_add(1)),
+        );
+        b?;
+        a?
+    } else {
+        let seat = client
+            .join(&match_id, args.seat.as_deref(), &args.name)
+            .await
+            .map_err(|e| e.to_string())?;
+        println!("playing seat {} of match {match_id}", seat.seat);
+        play_seat(client.clone(), seat, args.seed).await?
+    };
+
+    if let Some(printer) = printer {
+        // The spectator stream closes after the match-ended event: let it finish printing.
+        let _ = printer.await;
+    }
+    println!("{}", describe_result(&result));
+    Ok(())
+}
+
+async fn play_seat(client: Client, seat: SeatHandle, seed: u64) -> Result<pb::MatchResult, String> {
+    play(&client, &seat, &mut RandomChoice::seeded(seed))
+        .await
+        .map_err(|e: ClientError| e.to_string())
+}
+
+fn new_match(args: &Args) -> Result<NewMatch, String> {
+    let mut new = NewMatch::variant(&args.variant).seed(args.seed);
+    for option in &args.options {
+        let (name, value) = option
+            .split_once('=')
+            .ok_or_else(|| format!("option {option:?} is not NAME=VALUE"))?;
+        new = match (value.parse::<i64>(), value.parse::<bool>()) {
+            (Ok(int), _) => new.int_option(name, int),
+            (_, Ok(flag)) => new.bool_option(name, flag),
+            _ => new.text_option(name, value),
+        };
+    }
+    Ok(new)
+}
+
+async fn print_events(mut stream: EventStream) {
+    while let Ok(Some(message)) = stream.message().await {
+        let Some(Item::Event(event)) = message.item else {
+            continue;
+        };
+        match event.kind {
+            Some(Kind::SeatJoined(joined)) => println!(
+                "{:>5}  {} joins as {}",
+                event.seq, joined.player_name, joined.seat
+            ),
+            Some(Kind::ActionTaken(taken)) => {
+                println!("{:>5}  {:<7} {}", event.seq, taken.seat, taken.notation)
+            }
+            Some(Kind::MatchEnded(_)) => return,
+            _ => {}
+        }
+    }
+}
+
+fn describe_result(result: &pb::MatchResult) -> String {
+    let scores: Vec<String> = result
+        .scores
+        .iter()
+        .map(|s| format!("{} {}", s.seat, s.score))
+        .collect();
+    let winner = if result.winner.is_empty() {
+        "draw".to_owned()
+    } else {
+        format!("{} wins", result.winner)
+    };
+    let detail = if result.detail.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", result.detail)
+    };
+    format!("result: {winner}, {}{detail}", scores.join(" - "))
+}

@@ -1,0 +1,37 @@
+use crate::pb;
+
+/// What a bot picks from the legal actions.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Choice {
+    /// An index into the legal actions it was given.
+    Index(u32),
+    /// An action in the variant's notation.
+    Notation(String),
+    /// A typed action.
+    Action(pb::Action),
+}
+
+/// A player. Given what its seat sees and the legal actions (never empty), it picks one.
+pub trait Bot: Send {
+    fn choose(&mut self, view: &pb::MatchView, legal: &[pb::LegalAction]) -> Choice;
+}
+
+/// Picks uniformly among the legal actions, reproducibly from its seed.
+#[derive(Clone, Debug)]
+pub struct RandomChoice {
+    rng: fastrand::Rng,
+}
+
+impl RandomChoice {
+    pub fn seeded(seed: u64) -> Self {
+        Self {
+            rng: fastrand::Rng::with_seed(seed),
+        }
+    }
+}
+
+impl Bot for RandomChoice {
+    fn choose(&mut self, _view: &pb::MatchView, legal: &[pb::LegalAction]) -> Choice {
+        Choice::Index(legal[self.rng.usize(..legal.len())].index)
+    }
+}

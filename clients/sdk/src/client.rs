@@ -1,0 +1,261 @@
+use std::collections::HashMap;
+
+use tonic::Request;
+use tonic::metadata::MetadataValue;
+use tonic::transport::{Channel, Endpoint};
+
+use crate::bot::Choice;
+use crate::error::ClientError;
+use crate::pb;
+use crate::pb::match_service_client::MatchServiceClient;
+use crate::pb::variant_service_client::VariantServiceClient;
+
+/// A match's event stream as the server sends it.
+pub type EventStream = tonic::Streaming<pb::StreamMatchEventsResponse>;
+
+/// A connection to a Pitchmate server. Cheap to clone; clones share the connection.
+#[derive(Clone, Debug)]
+pub struct Client {
+    channel: Channel,
+}
+
+/// The parameters of a match to create.
+#[derive(Clone, Debug, Default)]
+pub struct NewMatch {
+    pub variant_id: String,
+    pub options: HashMap<String, pb::OptionValue>,
+    pub seed: Option<u64>,
+    pub start_position: String,
+}
+
+impl NewMatch {
+    /// A match of `variant_id` with every option at its default.
+    pub fn variant(variant_id: impl Into<String>) -> Self {
+        Self {
+            variant_id: variant_id.into(),
+            ..Self::default()
+        }
+    }
+
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = Some(seed);
+        self
+    }
+
+    pub fn int_option(mut self, name: impl Into<String>, value: i64) -> Self {
+        let value = pb::OptionValue {
+            kind: Some(pb::option_value::Kind::IntValue(value)),
+        };
+        self.options.insert(name.into(), value);
+        self
+    }
+
+    pub fn bool_option(mut self, name: impl Into<String>, value: bool) -> Self {
+        let value = pb::OptionValue {
+            kind: Some(pb::option_value::Kind::BoolValue(value)),
+        };
+        self.options.insert(name.into(), value);
+        self
+    }
+
+    pub fn text_option(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        let value = pb::OptionValue {
+            kind: Some(pb::option_value::Kind::StringValue(value.into())),
+        };
+        self.options.insert(name.into(), value);
+        self
+    }
+
+    pub fn start_position(mut self, position: impl Into<String>) -> Self {
+        self.start_position = position.into();
+        self
+    }
+}
+
+/// A seat taken in a match, with the secret token that acting as it needs.
+#[derive(Clone, Debug)]
+pub struct SeatHandle {
+    pub match_id: String,
+    pub seat: String,
+    pub token: String,
+}
+
+impl SeatHandle {
+    /// Wraps `message` in a request carrying this seat's `authorization: Bearer` header.
+    pub fn authorize<T>(&self, message: T) -> Result<Request<T>, ClientError> {
+        let mut request = Request::new(message);
+        let value: MetadataValue<_> = format!("Bearer {}", self.token)
+            .parse()
+            .map_err(|_| ClientError::InvalidToken)?;
+        request.metadata_mut().insert("authorization", value);
+        Ok(request)
+    }
+}
+
+impl Client {
+    /// Connects to `url`, e.g. `http://127.0.0.1:50051`.
+    pub async fn connect(url: impl Into<String>) -> Result<Self, ClientError> {
+        let url = url.into();
+        let endpoint =
+            Endpoint::from_shared(url.clone()).map_err(|source| ClientError::Connect {
+                url: url.clone(),
+                source,
+            })?;
+        let channel = endpoint
+            .connect()
+            .await
+            .map_err(|source| ClientError::Connect { url, source })?;
+        Ok(Self { channel })
+    }
+
+    /// The generated MatchService client, for calls this SDK does not wrap.
+    pub fn matches(&self) -> MatchServiceClient<Channel> {
+        MatchServiceClient::new(self.channel.clone())
+    }
+
+    /// The generated VariantService client.
+    pub fn variants(&self) -> VariantServiceClient<Channel> {
+        VariantServiceClient::new(self.channel.clone())
+    }
+
+    /// Every variant the server hosts, following pagination to the end.
+    pub async fn list_variants(&self) -> Result<Vec<pb::Variant>, ClientError> {
+        let mut variants = Vec::new();
+        let mut page_token = String::new();
+        loop {
+            let page = self
+                .variants()
+                .list_variants(pb::ListVariantsRequest {
+                    page_size: 0,
+                    page_token,
+                })
+                .await?
+                .into_inner();
+            variants.extend(page.variants);
+            if page.next_page_token.is_empty() {
+                return Ok(variants);
+            }
+            page_token = page.next_page_token;
+        }
+    }
+
+    pub async fn create_match(&self, new: NewMatch) -> Result<pb::Match, ClientError> {
+        let request = pb::CreateMatchRequest {
+            variant_id: new.variant_id,
+            options: new.options,
+            seed: new.seed,
+            start_position: new.start_position,
+        };
+        let created = self.matches().create_match(request).await?.into_inner();
+        Ok(created.r#match.unwrap_or_default())
+    }
+
+    /// Takes `seat`, or the first free seat when `None`.
+    pub async fn join(
+        &self,
+        match_id: &str,
+        seat: Option<&str>,
+        player_name: &str,
+    ) -> Result<SeatHandle, ClientError> {
+        let request = pb::JoinMatchRequest {
+            match_id: match_id.to_owned(),
+            seat: seat.unwrap_or_default().to_owned(),
+            player_name: player_name.to_owned(),
+        };
+        let joined = self.matches().join_match(request).await?.into_inner();
+        Ok(SeatHandle {
+            match_id: match_id.to_owned(),
+            seat: joined.seat,
+            token: joined.seat_token,
+        })
+    }
+
+    /// The match and the view of `seat`, or the spectator's view when `None`.
+    pub async fn get_match(
+        &self,
+        match_id: &str,
+        seat: Option<&SeatHandle>,
+    ) -> Result<pb::GetMatchResponse, ClientError> {
+        let message = pb::GetMatchRequest {
+            match_id: match_id.to_owned(),
+        };
+        let request = match seat {
+            Some(seat) => seat.authorize(message)?,
+            None => Request::new(message),
+        };
+        Ok(self.matches().get_match(request).await?.into_inner())
+    }
+
+    pub async fn legal_actions(
+        &self,
+        seat: &SeatHandle,
+    ) -> Result<pb::GetLegalActionsResponse, ClientError> {
+        let request = seat.authorize(pb::GetLegalActionsRequest {
+            match_id: seat.match_id.clone(),
+        })?;
+        Ok(self
+            .matches()
+            .get_legal_actions(request)
+            .await?
+            .into_inner())
+    }
+
+    /// Submits `choice` as `seat`, having seen `expected_version`. Retrying with the same
+    /// `client_action_id` never acts twice.
+    pub async fn submit(
+        &self,
+        seat: &SeatHandle,
+        expected_version: u64,
+        client_action_id: &str,
+        choice: Choice,
+    ) -> Result<pb::SubmitActionResponse, ClientError> {
+        let choice = match choice {
+            Choice::Index(index) => pb::submit_action_request::Choice::Index(index),
+            Choice::Notation(text) => pb::submit_action_request::Choice::Notation(text),
+            Choice::Action(action) => pb::submit_action_request::Choice::Action(action),
+        };
+        let request = seat.authorize(pb::SubmitActionRequest {
+            match_id: seat.match_id.clone(),
+            expected_version,
+            client_action_id: client_action_id.to_owned(),
+            choice: Some(choice),
+        })?;
+        Ok(self.matches().submit_action(request).await?.into_inner())
+    }
+
+    pub async fn resign(&self, seat: &SeatHandle) -> Result<pb::Match, ClientError> {
+        let request = seat.authorize(pb::ResignRequest {
+            match_id: seat.match_id.clone(),
+        })?;
+        Ok(self
+            .matches()
+            .resign(request)
+            .await?
+            .into_inner()
+            .r#match
+            .unwrap_or_default())
+    }
+
+    /// The match's events after `after_seq`, then live ones, as `seat` (or a spectator) sees
+    /// them.
+    pub async fn watch(
+        &self,
+        match_id: &str,
+        after_seq: u64,
+        seat: Option<&SeatHandle>,
+    ) -> Result<EventStream, ClientError> {
+        let message = pb::StreamMatchEventsRequest {
+            match_id: match_id.to_owned(),
+            after_seq,
+        };
+        let request = match seat {
+            Some(seat) => seat.authorize(message)?,
+            None => Request::new(message),
+        };
+        Ok(self
+            .matches()
+            .stream_match_events(request)
+            .await?
+            .into_inner())
+    }
+}
