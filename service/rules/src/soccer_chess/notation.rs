@@ -1,0 +1,273 @@
+//! Action notation: the page's own (`Qexi9`, `Bi7`), plus `K@f1`, `default` and `end`.
+
+use super::pitch::{goal_defended_by, on_board};
+use super::{Action, Phase, PieceKind, SoccerChess};
+use crate::game::{Game, RuleError, Seat};
+use crate::geometry::Square;
+
+const END_SET: &str = "end";
+const DEFAULT_FORMATION: &str = "default";
+
+/// The canonical notation of an action of `seat` in the current state.
+pub(super) fn format(game: &SoccerChess, seat: Seat, action: &Action) -> String {
+    match *action {
+        Action::Place { kind, square } => format!("{}@{square}", kind.symbol()),
+        Action::DefaultFormation => DEFAULT_FORMATION.to_owned(),
+        Action::EndSet => END_SET.to_owned(),
+        Action::Move { from, to } => piece_action(game, seat, action, from, "", to),
+        Action::Kick { from, target } => piece_action(game, seat, action, from, "x", target),
+    }
+}
+
+/// Formats a move or kick, naming the mover's file, rank or both only when another piece of
+/// the same kind could make the same move or kick now (as chess SAN does).
+fn piece_action(
+    game: &SoccerChess,
+    seat: Seat,
+    action: &Action,
+    from: Square,
+    separator: &str,
+    destination: Square,
+) -> String {
+    let Some(id) = game.piece_at(from) else {
+        return format!("{from}{separator}{destination}");
+    };
+    let kind = game.pieces[id as usize].kind;
+    let rivals: Vec<Square> = game
+        .movable_pieces(seat)
+        .filter(|other| *other != id && game.pieces[*other as usize].kind == kind)
+        .filter_map(|other| {
+            let square = game.pieces[other as usize].square?;
+            game.piece_actions(other)
+                .contains(&relocated(action, square))
+                .then_some(square)
+        })
+        .collect();
+    let file_letter = from.to_string()[..1].to_owned();
+    let disambiguation = if rivals.is_empty() {
+        String::new()
+    } else if rivals.iter().all(|sq| sq.file != from.file) {
+        file_letter
+    } else if rivals.iter().all(|sq| sq.rank != from.rank) {
+        from.rank.to_string()
+    } else {
+        from.to_string()
+    };
+    format!("{}{disambiguation}{separator}{destination}", kind.symbol())
+}
+
+/// The same move or kick made by a piece standing on `from` instead.
+fn relocated(action: &Action, from: Square) -> Action {
+    match *action {
+        Action::Move { to, .. } => Action::Move { from, to },
+        Action::Kick { target, .. } => Action::Kick { from, target },
+        ref other => other.clone(),
+    }
+}
+
+/// Which of a kind's pieces a notation names: by file, rank, square, or any.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Origin {
+    Any,
+    File(i8),
+    Rank(i8),
+    Square(Square),
+}
+
+impl Origin {
+    fn matches(self, square: Square) -> bool {
+        match self {
+            Origin::Any => true,
+            Origin::File(file) => square.file == file,
+            Origin::Rank(rank) => square.rank == rank,
+            Origin::Square(origin) => square == origin,
+        }
+    }
+}
+
+/// Reads one action of `seat`; only legal actions come back.
+pub(super) fn parse(game: &SoccerChess, seat: Seat, text: &str) -> Result<Action, RuleError> {
+    if game.phase == Phase::Over {
+        return Err(RuleError::game_over());
+    }
+    if seat != game.to_move {
+        return Err(RuleError::not_your_turn(format!(
+            "it is {}'s turn",
+            super::seat_name(game.to_move)
+        )));
+    }
+    let text = text.trim();
+    let chosen = |action: Action, refusal: &dyn Fn() -> String| {
+        if game.legal_actions(seat).contains(&action) {
+            Ok(action)
+        } else {
+            Err(RuleError::illegal(format!(
+                "`{text}` is not legal now: {}",
+                refusal()
+            )))
+        }
+    };
+    if text.eq_ignore_ascii_case(END_SET) {
+        return chosen(Action::EndSet, &|| {
+            if game.phase == Phase::Setup {
+                "the pieces are still being placed".to_owned()
+            } else {
+                "a set ends only after at least one move".to_owned()
+            }
+        });
+    }
+    if text.eq_ignore_ascii_case(DEFAULT_FORMATION) {
+        return chosen(Action::DefaultFormation, &|| {
+            "the default formation is only available before you place any piece".to_owned()
+        });
+    }
+    let mut chars = text.chars();
+    let kind = chars
+        .next()
+        .and_then(PieceKind::from_symbol)
+        .ok_or_else(|| {
+            RuleError::malformed(format!(
+                "`{text}` is not an action: write a piece letter (K, N, R, B, Q) with a square \
+                 (`Bi7`, `Qexi9`, `K@f1`), `{DEFAULT_FORMATION}` or `{END_SET}`"
+            ))
+        })?;
+    let rest = chars.as_str();
+    if let Some(square_text) = rest.strip_prefix('@') {
+        let square = board_square(square_text, text)?;
+        return chosen(Action::Place { kind, square }, &|| {
+            if game.phase == Phase::Play {
+                return "the pieces are already placed; move or kick instead".to_owned();
+            }
+            game.placement_problem(seat, kind, square)
+                .unwrap_or_else(|| "that placement is not available".to_owned())
+        });
+    }
+    let (origin_text, kick, destination_text) = split_piece_action(rest, text)?;
+    let origin = parse_origin(origin_text, text)?;
+    let destination = Square::parse(destination_text)
+        .filter(|sq| on_board(*sq) || (kick && goal_defended_by(*sq).is_some()))
+        .ok_or_else(|| {
+            RuleError::malformed(format!(
+                "`{destination_text}` in `{text}` is not a square of the board (a1-k17{})",
+                if kick {
+                    ", or a crossbar cell e0-g0, e18-g18"
+                } else {
+                    ""
+                }
+            ))
+        })?;
+    if game.phase == Phase::Setup {
+        return Err(RuleError::illegal(format!(
+            "`{text}` is not legal now: the pieces are still being placed (e.g. `K@f1`, \
+             `{DEFAULT_FORMATION}`)"
+        )));
+    }
+    let candidates: Vec<u32> = game
+        .movable_pieces(seat)
+        .filter(|id| game.pieces[*id as usize].kind == kind)
+        .collect();
+    let matching: Vec<Action> = candidates
+        .iter()
+        .filter(|id| {
+            game.pieces[**id as usize]
+                .square
+                .is_some_and(|sq| origin.matches(sq))
+        })
+        .flat_map(|id| game.piece_actions(*id))
+        .filter(|action| match *action {
+            Action::Move { to, .. } => !kick && to == destination,
+            Action::Kick { target, .. } => kick && target == destination,
+            _ => false,
+        })
+        .collect();
+    match matching.as_slice() {
+        [one] => Ok(one.clone()),
+        [] => {
+            let options: Vec<String> = candidates
+                .iter()
+                .flat_map(|id| game.piece_actions(*id))
+                .map(|action| format(game, seat, &action))
+                .collect();
+            let legal_list = if options.is_empty() {
+                format!("none of your {}s can move in this set", kind.name())
+            } else {
+                format!("legal for your {}s: {}", kind.name(), options.join(", "))
+            };
+            Err(RuleError::illegal(format!(
+                "`{text}` is not legal now; {legal_list}"
+            )))
+        }
+        several => {
+            let options: Vec<String> = several
+                .iter()
+                .map(|action| format(game, seat, action))
+                .collect();
+            Err(RuleError::illegal(format!(
+                "`{text}` is ambiguous; it could be {}",
+                options.join(" or ")
+            )))
+        }
+    }
+}
+
+fn board_square(square_text: &str, text: &str) -> Result<Square, RuleError> {
+    Square::parse(square_text)
+        .filter(|sq| on_board(*sq))
+        .ok_or_else(|| {
+            RuleError::malformed(format!(
+                "`{square_text}` in `{text}` is not a square of the board (a1-k17)"
+            ))
+        })
+}
+
+/// Splits what follows the piece letter into origin, whether it kicks, and the destination.
+fn split_piece_action<'a>(
+    rest: &'a str,
+    text: &str,
+) -> Result<(&'a str, bool, &'a str), RuleError> {
+    if let Some((origin, destination)) = rest.split_once('x') {
+        return Ok((origin, true, destination));
+    }
+    let start = rest
+        .char_indices()
+        .filter(|(_, c)| c.is_ascii_alphabetic())
+        .map(|(i, _)| i)
+        .next_back()
+        .ok_or_else(|| RuleError::malformed(format!("`{text}` names no destination square")))?;
+    let origin = &rest[..start];
+    // `Qe8-i7` is a common long form of `Qi7`.
+    let origin = origin.strip_suffix('-').unwrap_or(origin);
+    Ok((origin, false, &rest[start..]))
+}
+
+fn parse_origin(origin: &str, text: &str) -> Result<Origin, RuleError> {
+    let malformed = || {
+        RuleError::malformed(format!(
+            "`{origin}` in `{text}` does not name a piece: use its file (`e`), rank (`8`) or \
+             square (`e8`)"
+        ))
+    };
+    if origin.is_empty() {
+        return Ok(Origin::Any);
+    }
+    let first = origin.chars().next().ok_or_else(malformed)?;
+    if first.is_ascii_digit() {
+        let rank: i8 = origin
+            .parse()
+            .ok()
+            .filter(|r| (1..=super::pitch::RANKS).contains(r) && !origin.starts_with('0'))
+            .ok_or_else(malformed)?;
+        return Ok(Origin::Rank(rank));
+    }
+    if origin.len() == 1 {
+        let file = Square::parse(&format!("{origin}1"))
+            .filter(|sq| on_board(*sq))
+            .ok_or_else(malformed)?
+            .file;
+        return Ok(Origin::File(file));
+    }
+    Square::parse(origin)
+        .filter(|sq| on_board(*sq))
+        .map(Origin::Square)
+        .ok_or_else(malformed)
+}
