@@ -10,6 +10,7 @@
 use std::time::{Duration, Instant};
 
 use pitchmate_rules::playout::random_playout;
+use pitchmate_rules::soccer_chess::SoccerChess;
 use pitchmate_rules::{Game, Rng, start};
 
 const BUDGET: Duration = Duration::from_secs(3);
@@ -89,7 +90,7 @@ fn main() {
         "replay/",
         "unfinished"
     );
-    let variants: [(&str, fn() -> Figures); 0] = [];
+    let variants: [(&str, fn() -> Figures); 1] = [("soccer-chess", measure::<SoccerChess>)];
     for (id, run) in variants {
         if wanted.is_empty() || wanted.iter().any(|w| w == id) {
             report(id, &run());
