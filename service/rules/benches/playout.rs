@@ -16,6 +16,9 @@ use pitchmate_rules::{Game, Rng, start};
 const BUDGET: Duration = Duration::from_secs(3);
 const MAX_ACTIONS: usize = 200_000;
 
+/// A variant id and the measurement of its engine.
+type Variant = (&'static str, fn() -> Figures);
+
 struct Figures {
     matches: u64,
     unfinished: u64,
@@ -90,8 +93,8 @@ fn main() {
         "replay/",
         "unfinished"
     );
-    let variants: [(&str, fn() -> Figures); 1] = [("soccer-chess", measure::<SoccerChess>)];
-    for (id, run) in variants {
+    let variants: &[Variant] = &[("soccer-chess", measure::<SoccerChess>)];
+    for &(id, run) in variants {
         if wanted.is_empty() || wanted.iter().any(|w| w == id) {
             report(id, &run());
         }
