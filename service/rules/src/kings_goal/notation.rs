@@ -155,13 +155,22 @@ impl KingsGoal {
                 square: parse_square(square, text)?,
             }
         } else if let Some((left, right)) = text.split_once('>') {
-            let origin = left
-                .strip_prefix(|c: char| "KQRBN".contains(c))
-                .unwrap_or(left);
-            Action::Pass {
-                from: parse_square(origin, text)?,
-                to: parse_square(right, text)?,
+            let (named, origin) = match left.strip_prefix(|c: char| "KQRBN".contains(c)) {
+                Some(origin) => (left.chars().next().and_then(PieceKind::from_letter), origin),
+                None => (Some(PieceKind::Pawn), left),
+            };
+            let from = parse_square(origin, text)?;
+            let to = parse_square(right, text)?;
+            if let Some(piece) = self.piece_at(from).filter(|p| p.owner == seat)
+                && named != Some(piece.kind)
+            {
+                return Err(RuleError::illegal(format!(
+                    "`{text}`: the piece on {from} is a {}; write its pass as `{}`",
+                    piece.kind.name(),
+                    self.notation(seat, &Action::Pass { from, to })
+                )));
             }
+            Action::Pass { from, to }
         } else {
             return self.match_move(seat, text, &parse_move(text)?);
         };

@@ -406,6 +406,7 @@ fn a_pawn_passes_diagonally_forward_only() {
         .collect();
     assert_eq!(passes, ["d3>c4", "d3>e4"]);
     refused(&mut game, "d3>c2");
+    assert!(refused(&mut game, "Nd3>e4").contains("is a pawn; write its pass as `d3>e4`"));
     play(&mut game, "d3>e4");
     assert_eq!(holder_square(&game), sq("e4"));
 }
