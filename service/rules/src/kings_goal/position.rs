@@ -341,6 +341,17 @@ impl KingsGoal {
         }
         let counts = [placed[0].len(), placed[1].len()];
         let k = self.kicking.index();
+        let both_placing = !self.unplaced[0].is_empty() && !self.unplaced[1].is_empty();
+        if both_placing && !(counts[k] == counts[1 - k] || counts[k] == counts[1 - k] + 1) {
+            return Err(invalid(format!(
+                "the sides place alternately, the kicking side first: {} placed {} pieces and \
+                 {} {}",
+                seat_name(self.kicking),
+                counts[k],
+                seat_name(self.kicking.opponent()),
+                counts[1 - k]
+            )));
+        }
         let expected = if self.unplaced[0].is_empty() && self.unplaced[1].is_empty() {
             return Err(invalid(
                 "every piece is placed: write the position in the play phase",

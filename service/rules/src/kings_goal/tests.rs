@@ -610,6 +610,10 @@ fn moves_name_their_origin_only_when_two_pieces_could_go_there() {
     assert!(legal.contains(&"Rad4".to_owned()) && legal.contains(&"Rhd4".to_owned()));
     assert!(legal.contains(&"Ra8".to_owned()));
     assert!(refused(&mut game, "Rd4").contains("ambiguous"));
+    // Any correct origin reads, the canonical form uses the shortest.
+    let mut full = game.clone();
+    play(&mut full, "Rh4d4");
+    assert_eq!(piece_on(&full, "d4"), Some((WHITE, PieceKind::Rook)));
     let game = at("4k3/R7/8/8/8/8/R7/3K4 play w d1 1:0 0-0 w -/-");
     let legal = legal_texts(&game);
     assert!(legal.contains(&"R7a5".to_owned()) && legal.contains(&"R2a5".to_owned()));
