@@ -841,7 +841,7 @@ proptest! {
 #[test]
 fn random_match_lengths() {
     let mut lengths = Vec::new();
-    let mut plays = Vec::new();
+    let mut goals = Vec::new();
     for seed in 0..40 {
         let setup = spec(None, 45);
         let playout = crate::playout::random_playout(
@@ -865,7 +865,7 @@ fn random_match_lengths() {
             .count();
         assert_eq!(moves, 180, "both halves play exactly 2 x 90 moves");
         lengths.push(playout.log.len());
-        plays.push(playout.game.scores.iter().sum::<u32>());
+        goals.push(playout.game.scores.iter().sum::<u32>());
     }
     lengths.sort();
     eprintln!(
@@ -873,6 +873,6 @@ fn random_match_lengths() {
         lengths[0],
         lengths[lengths.len() / 2],
         lengths[lengths.len() - 1],
-        plays
+        goals
     );
 }
