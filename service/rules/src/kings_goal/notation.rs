@@ -1,0 +1,325 @@
+//! Action notation.
+//!
+//! - choice: `+Q` (one piece), `+default`
+//! - placement: `K@d1`, `@default`
+//! - move: `Nc3`, `e5`, with the origin file, rank or square when two pieces of a kind could
+//!   go to the same square (`Rad1`, `R1d4`, `Qb2d4`); promotion `e8=Q`
+//! - capture of the ball carrier: `Nxe5`, `dxe5`, `dxe8=N`
+//! - pass: `Nc3>e4`, `Ke1>d2`, pawns without a letter: `d4>e5`
+//! - wait (only when nothing else is legal): `--`
+
+use super::{Action, KingsGoal, PieceKind};
+use crate::game::{Game, RuleError, Seat};
+use crate::geometry::Square;
+
+/// What a move or capture text says, before it is matched against the legal actions.
+struct MoveText {
+    kind: PieceKind,
+    from_file: Option<i8>,
+    from_rank: Option<i8>,
+    capture: bool,
+    to: Square,
+    promotion: Option<PieceKind>,
+}
+
+fn file_letter(file: i8) -> char {
+    (b'a' + (file - 1) as u8) as char
+}
+
+fn parse_square(text: &str, whole: &str) -> Result<Square, RuleError> {
+    Square::parse(text)
+        .filter(|s| (1..=8).contains(&s.file) && (1..=8).contains(&s.rank))
+        .ok_or_else(|| {
+            RuleError::malformed(format!(
+                "`{whole}`: `{text}` is not a square of the board (a1..h8)"
+            ))
+        })
+}
+
+impl KingsGoal {
+    pub(super) fn notation(&self, seat: Seat, action: &Action) -> String {
+        match action {
+            Action::Choose(kind) => format!("+{}", kind.letter()),
+            Action::DefaultChoice => "+default".to_owned(),
+            Action::Place { kind, square } => format!("{}@{square}", kind.letter()),
+            Action::DefaultPlacement => "@default".to_owned(),
+            Action::Wait => "--".to_owned(),
+            Action::Pass { from, to } => {
+                let letter = match self.piece_at(*from).map(|p| p.kind) {
+                    Some(PieceKind::Pawn) | None => String::new(),
+                    Some(kind) => kind.letter().to_string(),
+                };
+                format!("{letter}{from}>{to}")
+            }
+            Action::Move {
+                from,
+                to,
+                promotion,
+            }
+            | Action::Capture {
+                from,
+                to,
+                promotion,
+            } => {
+                let capture = matches!(action, Action::Capture { .. });
+                let kind = self.piece_at(*from).map_or(PieceKind::Pawn, |p| p.kind);
+                let mut text = String::new();
+                if kind == PieceKind::Pawn {
+                    if capture {
+                        text.push(file_letter(from.file));
+                    }
+                } else {
+                    text.push(kind.letter());
+                    text.push_str(&self.disambiguation(seat, action, kind, *from, *to));
+                }
+                if capture {
+                    text.push('x');
+                }
+                text.push_str(&to.to_string());
+                if let Some(p) = promotion {
+                    text.push('=');
+                    text.push(p.letter());
+                }
+                text
+            }
+        }
+    }
+
+    /// The shortest origin hint that tells this move from the other legal ones of the same
+    /// kind of piece, kind of action and target.
+    fn disambiguation(
+        &self,
+        seat: Seat,
+        action: &Action,
+        kind: PieceKind,
+        from: Square,
+        to: Square,
+    ) -> String {
+        let capture = matches!(action, Action::Capture { .. });
+        let rivals: Vec<Square> = self
+            .legal_actions(seat)
+            .into_iter()
+            .filter_map(|a| match a {
+                Action::Move { from: f, to: t, .. } if !capture => Some((f, t)),
+                Action::Capture { from: f, to: t, .. } if capture => Some((f, t)),
+                _ => None,
+            })
+            .filter(|(f, t)| {
+                *t == to && *f != from && self.piece_at(*f).is_some_and(|p| p.kind == kind)
+            })
+            .map(|(f, _)| f)
+            .collect();
+        if rivals.is_empty() {
+            String::new()
+        } else if rivals.iter().all(|r| r.file != from.file) {
+            file_letter(from.file).to_string()
+        } else if rivals.iter().all(|r| r.rank != from.rank) {
+            from.rank.to_string()
+        } else {
+            from.to_string()
+        }
+    }
+
+    pub(super) fn read_notation(&self, seat: Seat, text: &str) -> Result<Action, RuleError> {
+        let text = text.trim();
+        let action = if text == "--" {
+            Action::Wait
+        } else if text == "+default" {
+            Action::DefaultChoice
+        } else if text == "@default" {
+            Action::DefaultPlacement
+        } else if let Some(rest) = text.strip_prefix('+') {
+            let mut chars = rest.chars();
+            let kind = match (chars.next().and_then(PieceKind::from_letter), chars.next()) {
+                (Some(kind), None) => kind,
+                _ => {
+                    return Err(RuleError::malformed(format!(
+                        "`{text}`: a choice is `+` and one piece letter (Q, R, B, N, P) or \
+                         `+default`"
+                    )));
+                }
+            };
+            Action::Choose(kind)
+        } else if let Some((piece, square)) = text.split_once('@') {
+            let mut chars = piece.chars();
+            let kind = match (chars.next().and_then(PieceKind::from_letter), chars.next()) {
+                (Some(kind), None) => kind,
+                _ => {
+                    return Err(RuleError::malformed(format!(
+                        "`{text}`: a placement is a piece letter, `@` and a square, e.g. `K@d1`"
+                    )));
+                }
+            };
+            Action::Place {
+                kind,
+                square: parse_square(square, text)?,
+            }
+        } else if let Some((left, right)) = text.split_once('>') {
+            let (named, origin) = match left.strip_prefix(|c: char| "KQRBN".contains(c)) {
+                Some(origin) => (left.chars().next().and_then(PieceKind::from_letter), origin),
+                None => (Some(PieceKind::Pawn), left),
+            };
+            let from = parse_square(origin, text)?;
+            let to = parse_square(right, text)?;
+            if let Some(piece) = self.piece_at(from).filter(|p| p.owner == seat)
+                && named != Some(piece.kind)
+            {
+                return Err(RuleError::illegal(format!(
+                    "`{text}`: the piece on {from} is a {}; write its pass as `{}`",
+                    piece.kind.name(),
+                    self.notation(seat, &Action::Pass { from, to })
+                )));
+            }
+            Action::Pass { from, to }
+        } else {
+            return self.match_move(seat, text, &parse_move(text)?);
+        };
+        if self.legal_actions(seat).contains(&action) {
+            Ok(action)
+        } else {
+            Err(self.refusal(seat, &action))
+        }
+    }
+
+    fn match_move(&self, seat: Seat, text: &str, wanted: &MoveText) -> Result<Action, RuleError> {
+        let found: Vec<Action> = self
+            .legal_actions(seat)
+            .into_iter()
+            .filter(|a| {
+                let (from, to, promotion, capture) = match *a {
+                    Action::Move {
+                        from,
+                        to,
+                        promotion,
+                    } => (from, to, promotion, false),
+                    Action::Capture {
+                        from,
+                        to,
+                        promotion,
+                    } => (from, to, promotion, true),
+                    _ => return false,
+                };
+                capture == wanted.capture
+                    && to == wanted.to
+                    && promotion == wanted.promotion
+                    && wanted.from_file.is_none_or(|f| f == from.file)
+                    && wanted.from_rank.is_none_or(|r| r == from.rank)
+                    && self.piece_at(from).is_some_and(|p| p.kind == wanted.kind)
+            })
+            .collect();
+        match found.as_slice() {
+            [one] => Ok(one.clone()),
+            [] => Err(self.no_such_move(seat, text, wanted)),
+            several => Err(RuleError::illegal(format!(
+                "`{text}` is ambiguous; say which piece: {}",
+                several
+                    .iter()
+                    .map(|a| self.notation(seat, a))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))),
+        }
+    }
+}
+
+impl KingsGoal {
+    /// Explains a readable move or capture that matches no legal action.
+    fn no_such_move(&self, seat: Seat, text: &str, wanted: &MoveText) -> RuleError {
+        let movers: Vec<Square> = self
+            .pieces
+            .iter()
+            .filter(|p| {
+                p.owner == seat
+                    && p.kind == wanted.kind
+                    && wanted.from_file.is_none_or(|f| f == p.square.file)
+                    && wanted.from_rank.is_none_or(|r| r == p.square.rank)
+            })
+            .map(|p| p.square)
+            .collect();
+        if let [from] = movers[..] {
+            let (to, promotion) = (wanted.to, wanted.promotion);
+            let action = if wanted.capture {
+                Action::Capture {
+                    from,
+                    to,
+                    promotion,
+                }
+            } else {
+                Action::Move {
+                    from,
+                    to,
+                    promotion,
+                }
+            };
+            return self.refusal(seat, &action);
+        }
+        RuleError::illegal(format!(
+            "`{text}` names no legal {} of a {} now; legal actions include: {}",
+            if wanted.capture { "capture" } else { "move" },
+            wanted.kind.name(),
+            self.legal_actions(seat)
+                .iter()
+                .take(12)
+                .map(|a| self.notation(seat, a))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+    }
+}
+
+fn parse_move(text: &str) -> Result<MoveText, RuleError> {
+    let malformed = || {
+        RuleError::malformed(format!(
+            "`{text}` is not King's Goal notation: expected a move like `Nc3` or `e5`, a capture \
+             like `Bxd5`, a pass like `Nc3>e4`, a promotion like `e8=Q`, a choice like `+Q`, a \
+             placement like `K@d1`, `+default`, `@default` or `--`"
+        ))
+    };
+    let (body, promotion) = match text.split_once('=') {
+        Some((body, piece)) => {
+            let mut chars = piece.chars();
+            match (chars.next().and_then(PieceKind::from_letter), chars.next()) {
+                (Some(kind), None) if PieceKind::PROMOTIONS.contains(&kind) => (body, Some(kind)),
+                _ => return Err(malformed()),
+            }
+        }
+        None => (text, None),
+    };
+    let (kind, body) = match body.chars().next() {
+        Some(c) if c.is_ascii_uppercase() => (
+            PieceKind::from_letter(c)
+                .filter(|k| *k != PieceKind::Pawn)
+                .ok_or_else(malformed)?,
+            &body[1..],
+        ),
+        Some(_) => (PieceKind::Pawn, body),
+        None => return Err(malformed()),
+    };
+    if body.len() < 2 || !body.is_ascii() {
+        return Err(malformed());
+    }
+    let (head, target) = body.split_at(body.len() - 2);
+    let to = parse_square(target, text)?;
+    let (origin, capture) = match head.strip_suffix('x') {
+        Some(origin) => (origin, true),
+        None => (head, false),
+    };
+    let (from_file, from_rank) = match origin.as_bytes() {
+        [] => (None, None),
+        [f @ b'a'..=b'h'] => (Some((f - b'a' + 1) as i8), None),
+        [r @ b'1'..=b'8'] => (None, Some((r - b'0') as i8)),
+        [f @ b'a'..=b'h', r @ b'1'..=b'8'] => (Some((f - b'a' + 1) as i8), Some((r - b'0') as i8)),
+        _ => return Err(malformed()),
+    };
+    if kind == PieceKind::Pawn && (capture != from_file.is_some() || from_rank.is_some()) {
+        return Err(malformed());
+    }
+    Ok(MoveText {
+        kind,
+        from_file,
+        from_rank,
+        capture,
+        to,
+        promotion,
+    })
+}

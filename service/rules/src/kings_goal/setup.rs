@@ -1,0 +1,526 @@
+//! The choice and placement phases.
+
+use super::{
+    Action, Emitted, Event, KingsGoal, Phase, PieceKind, WHITE, goal_squares, half_squares,
+    in_half, is_goal_of, kickoff_square, kinds_text, seat_name,
+};
+use crate::game::Seat;
+use crate::geometry::Square;
+
+/// How many extra pieces each side picks.
+pub(super) const PICKS: usize = 3;
+
+/// Every side fields these whatever it picks.
+const COMPULSORY: [PieceKind; 3] = [PieceKind::King, PieceKind::Pawn, PieceKind::Pawn];
+
+/// The kinds offered in the choice phase, in the order legal actions list them.
+const CHOOSABLE: [PieceKind; 5] = [
+    PieceKind::Queen,
+    PieceKind::Rook,
+    PieceKind::Bishop,
+    PieceKind::Knight,
+    PieceKind::Pawn,
+];
+
+/// The default choice takes the first kind of this list still available.
+const DEFAULT_CHOICE_ORDER: [PieceKind; 5] = [
+    PieceKind::Queen,
+    PieceKind::Rook,
+    PieceKind::Knight,
+    PieceKind::Bishop,
+    PieceKind::Pawn,
+];
+
+/// The default kick-off piece is the first kind of this list in hand.
+const DEFAULT_KICKER_ORDER: [PieceKind; 4] = [
+    PieceKind::Rook,
+    PieceKind::Queen,
+    PieceKind::Knight,
+    PieceKind::Bishop,
+];
+
+/// The default formation places the pieces in hand in this order.
+const DEFAULT_PLACEMENT_ORDER: [PieceKind; 6] = [
+    PieceKind::King,
+    PieceKind::Pawn,
+    PieceKind::Bishop,
+    PieceKind::Knight,
+    PieceKind::Rook,
+    PieceKind::Queen,
+];
+
+/// Whether a side that already picked `chosen` may pick `kind` next: the box holds a limited
+/// number of each kind, and the picks must include a piece able to kick off.
+pub(super) fn choosable(chosen: &[PieceKind], kind: PieceKind) -> bool {
+    let taken = chosen.iter().filter(|k| **k == kind).count();
+    let last_pick = chosen.len() + 1 == PICKS;
+    chosen.len() < PICKS
+        && taken < kind.pool()
+        && (!last_pick || kind.can_kick_off() || chosen.iter().any(|k| k.can_kick_off()))
+}
+
+/// A piece still to place, with the colour a bishop must take (`Some(true)` = dark).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Slot {
+    kind: PieceKind,
+    dark: Option<bool>,
+}
+
+/// The preferred squares of the default formation, written for white and mirrored for black.
+fn default_squares(seat: Seat, kind: PieceKind) -> Vec<Square> {
+    let names: &[&str] = match kind {
+        PieceKind::King => &["d1", "e1", "c1", "f1"],
+        PieceKind::Pawn => &["c3", "f3", "d3", "e3", "b3", "g3"],
+        PieceKind::Bishop => &["d2", "e2", "c2", "f2"],
+        PieceKind::Knight => &["c2", "f2", "b2", "g2"],
+        PieceKind::Rook => &["e4", "b2", "g2", "a1", "h1"],
+        PieceKind::Queen => &["e4", "d2", "e2"],
+    };
+    names
+        .iter()
+        .filter_map(|n| Square::parse(n))
+        .map(|s| {
+            if seat == WHITE {
+                s
+            } else {
+                Square::new(s.file, 9 - s.rank)
+            }
+        })
+        .collect()
+}
+
+impl KingsGoal {
+    pub(super) fn choice_actions(&self, seat: Seat) -> Vec<Action> {
+        let chosen = &self.chosen[seat.index()];
+        let mut actions: Vec<Action> = CHOOSABLE
+            .into_iter()
+            .filter(|k| choosable(chosen, *k))
+            .map(Action::Choose)
+            .collect();
+        actions.push(Action::DefaultChoice);
+        actions
+    }
+
+    pub(super) fn default_choices(&self, seat: Seat) -> Vec<PieceKind> {
+        let mut chosen = self.chosen[seat.index()].clone();
+        let mut picked = Vec::new();
+        while chosen.len() < PICKS {
+            // Prefer a kind not yet picked, so the default adds variety.
+            let kind = DEFAULT_CHOICE_ORDER
+                .into_iter()
+                .find(|k| !chosen.contains(k) && choosable(&chosen, *k))
+                .or_else(|| {
+                    DEFAULT_CHOICE_ORDER
+                        .into_iter()
+                        .find(|k| choosable(&chosen, *k))
+                })
+                .expect("the queen or a rook is always available to the default choice");
+            chosen.push(kind);
+            picked.push(kind);
+        }
+        picked
+    }
+
+    pub(super) fn choice_refusal(&self, seat: Seat, kind: PieceKind) -> String {
+        let chosen = &self.chosen[seat.index()];
+        let offered: Vec<String> = CHOOSABLE
+            .into_iter()
+            .filter(|k| choosable(chosen, *k))
+            .map(|k| format!("+{}", k.letter()))
+            .collect();
+        let why = if kind == PieceKind::King {
+            "every side already has its one king".to_owned()
+        } else if chosen.iter().filter(|k| **k == kind).count() >= kind.pool() {
+            format!("no {} is left to choose", kind.name())
+        } else {
+            "the three picks must include a queen, rook, bishop or knight to kick off with"
+                .to_owned()
+        };
+        format!(
+            "you cannot choose a {}: {why}; you may choose {} or +default",
+            kind.name(),
+            offered.join(", ")
+        )
+    }
+
+    pub(super) fn apply_choice(
+        &mut self,
+        seat: Seat,
+        kinds: Vec<PieceKind>,
+        events: &mut Vec<Emitted<Event>>,
+    ) {
+        self.chosen[seat.index()].extend(kinds.iter().copied());
+        events.push(Emitted::public(Event::Chosen { seat, kinds }));
+        if self.chosen[seat.index()].len() < PICKS {
+            return;
+        }
+        let other = seat.opponent();
+        if self.chosen[other.index()].len() < PICKS {
+            self.to_act = other;
+            return;
+        }
+        for side in [WHITE, WHITE.opponent()] {
+            let mut hand = COMPULSORY.to_vec();
+            hand.extend(self.chosen[side.index()].iter().copied());
+            self.unplaced[side.index()] = hand;
+        }
+        self.phase = Phase::Placement;
+        self.to_act = self.kicking;
+    }
+
+    fn kicker_placed(&self) -> bool {
+        self.piece_at(kickoff_square(self.kicking))
+            .is_some_and(|p| p.owner == self.kicking)
+    }
+
+    /// The checks a single placement must pass on its own, as a refusal message.
+    pub(super) fn placement_check(
+        &self,
+        seat: Seat,
+        kind: PieceKind,
+        square: Square,
+    ) -> Result<(), String> {
+        let half = if seat == WHITE { "1-4" } else { "5-8" };
+        let goal = goal_squares(seat)
+            .iter()
+            .map(Square::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        if !self.unplaced[seat.index()].contains(&kind) {
+            return Err(format!(
+                "you have no {} left to place; still to place: {}",
+                kind.name(),
+                kinds_text(&self.unplaced[seat.index()])
+            ));
+        }
+        if !in_half(seat, square) {
+            return Err(format!(
+                "{square} is outside your half: {} places on ranks {half}",
+                seat_name(seat)
+            ));
+        }
+        if self.piece_at(square).is_some() {
+            return Err(format!("{square} is already occupied"));
+        }
+        if seat == self.kicking && !self.kicker_placed() {
+            let ko = kickoff_square(seat);
+            if square != ko || !kind.can_kick_off() {
+                return Err(format!(
+                    "your first piece is the kick-off piece: place a queen, rook, bishop or \
+                     knight on {ko}"
+                ));
+            }
+        }
+        match kind {
+            PieceKind::King if !is_goal_of(seat, square) => {
+                return Err(format!(
+                    "the king must stand on one of your goal squares: {goal}"
+                ));
+            }
+            PieceKind::Pawn if is_goal_of(seat, square) => {
+                return Err(format!(
+                    "a pawn may not stand on your own goal squares ({goal})"
+                ));
+            }
+            PieceKind::Bishop => {
+                let clash = self.pieces.iter().any(|p| {
+                    p.owner == seat
+                        && p.kind == PieceKind::Bishop
+                        && p.square.is_dark() == square.is_dark()
+                });
+                if clash {
+                    return Err(format!(
+                        "your bishops must stand on squares of different colours; {square} has \
+                         the colour of your other bishop"
+                    ));
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Puts a piece from the hand on the board, without any check.
+    pub(super) fn place_unchecked(&mut self, seat: Seat, kind: PieceKind, square: Square) -> u32 {
+        let hand = &mut self.unplaced[seat.index()];
+        let at = hand
+            .iter()
+            .position(|k| *k == kind)
+            .expect("placed kinds come from the hand");
+        hand.remove(at);
+        self.put_piece(seat, kind, square)
+    }
+
+    fn feasible_after(&self, seat: Seat, kind: PieceKind, square: Square) -> bool {
+        let mut trial = self.clone();
+        trial.place_unchecked(seat, kind, square);
+        trial.completion_feasible(seat)
+    }
+
+    /// Whether `seat` can still place everything in hand legally and, when it kicks off, leave
+    /// its kick-off piece a team-mate to pass to. Halves are disjoint, so the other side's
+    /// placements never matter.
+    pub(super) fn completion_feasible(&self, seat: Seat) -> bool {
+        if seat == self.kicking && !self.kicker_placed() {
+            if self.pieces.iter().any(|p| p.owner == seat) {
+                return false;
+            }
+            let ko = kickoff_square(seat);
+            let mut kinds = self.unplaced[seat.index()].clone();
+            kinds.sort();
+            kinds.dedup();
+            return kinds
+                .into_iter()
+                .filter(|k| k.can_kick_off())
+                .any(|k| self.feasible_after(seat, k, ko));
+        }
+        let slots = self.slots(seat);
+        let free: Vec<Square> = half_squares(seat)
+            .into_iter()
+            .filter(|s| self.piece_at(*s).is_none())
+            .collect();
+        if seat != self.kicking || self.kicker_has_receiver() {
+            return matchable(seat, &slots, &free);
+        }
+        let kicker = self
+            .piece_at(kickoff_square(seat))
+            .expect("the kicker is placed");
+        let receiving: Vec<Square> = self
+            .reach(kicker)
+            .into_iter()
+            .filter(|s| in_half(seat, *s) && self.piece_at(*s).is_none())
+            .collect();
+        // Pieces of one slot kind are interchangeable, and squares matter only by whether they
+        // are goal squares and by colour, so one try per (slot, class) pair decides.
+        let mut tried: Vec<(Slot, bool, bool)> = Vec::new();
+        for (i, slot) in slots.iter().enumerate() {
+            for square in &receiving {
+                let class = (*slot, is_goal_of(seat, *square), square.is_dark());
+                if tried.contains(&class) || !compatible(seat, *slot, *square) {
+                    continue;
+                }
+                tried.push(class);
+                let mut rest = slots.clone();
+                rest.remove(i);
+                let others: Vec<Square> = free.iter().copied().filter(|s| s != square).collect();
+                if matchable(seat, &rest, &others) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    fn kicker_has_receiver(&self) -> bool {
+        let Some(kicker) = self.piece_at(kickoff_square(self.kicking)) else {
+            return false;
+        };
+        self.reach(kicker).into_iter().any(|s| {
+            self.piece_at(s)
+                .is_some_and(|p| p.owner == kicker.owner && p.id != kicker.id)
+        })
+    }
+
+    /// The pieces still in hand, bishops labelled with the colour they must take.
+    fn slots(&self, seat: Seat) -> Vec<Slot> {
+        let hand = &self.unplaced[seat.index()];
+        let placed_bishop = self
+            .pieces
+            .iter()
+            .find(|p| p.owner == seat && p.kind == PieceKind::Bishop)
+            .map(|p| p.square.is_dark());
+        let bishops_in_hand = hand.iter().filter(|k| **k == PieceKind::Bishop).count();
+        let mut next_bishop_dark = true;
+        hand.iter()
+            .map(|&kind| {
+                let dark = if kind != PieceKind::Bishop {
+                    None
+                } else if let Some(placed) = placed_bishop {
+                    Some(!placed)
+                } else if bishops_in_hand == 2 {
+                    next_bishop_dark = !next_bishop_dark;
+                    Some(!next_bishop_dark)
+                } else {
+                    None
+                };
+                Slot { kind, dark }
+            })
+            .collect()
+    }
+
+    pub(super) fn placement_actions(&self, seat: Seat) -> Vec<Action> {
+        let mut kinds = self.unplaced[seat.index()].clone();
+        kinds.sort();
+        kinds.dedup();
+        let receiving: Vec<Square> = match self.piece_at(kickoff_square(self.kicking)) {
+            Some(kicker) if seat == self.kicking => self.reach(kicker),
+            _ => Vec::new(),
+        };
+        // Feasibility depends on the square only through its class and whether it lies on the
+        // kick-off piece's passing lines; remember each answer.
+        let mut known: Vec<((PieceKind, bool, bool, bool), bool)> = Vec::new();
+        let mut actions = Vec::new();
+        for kind in kinds {
+            for square in half_squares(seat) {
+                if self.placement_check(seat, kind, square).is_err() {
+                    continue;
+                }
+                let key = (
+                    kind,
+                    is_goal_of(seat, square) || square == kickoff_square(seat),
+                    square.is_dark(),
+                    receiving.contains(&square),
+                );
+                let feasible = match known.iter().find(|(k, _)| *k == key) {
+                    Some((_, answer)) => *answer,
+                    None => {
+                        let answer = self.feasible_after(seat, kind, square);
+                        known.push((key, answer));
+                        answer
+                    }
+                };
+                if feasible {
+                    actions.push(Action::Place { kind, square });
+                }
+            }
+        }
+        actions.push(Action::DefaultPlacement);
+        actions
+    }
+
+    pub(super) fn placement_refusal(&self, seat: Seat, kind: PieceKind, square: Square) -> String {
+        match self.placement_check(seat, kind, square) {
+            Err(why) => format!("cannot place {}@{square}: {why}", kind.letter()),
+            Ok(()) => format!(
+                "cannot place {}@{square}: the rest of your pieces ({}) could then not be placed \
+                 legally{}",
+                kind.letter(),
+                kinds_text(&self.unplaced[seat.index()]),
+                if seat == self.kicking {
+                    " with a team-mate for the kick-off piece to pass to"
+                } else {
+                    ""
+                }
+            ),
+        }
+    }
+
+    /// The default formation for the pieces `seat` still holds.
+    pub(super) fn default_placements(&self, seat: Seat) -> Vec<(PieceKind, Square)> {
+        let mut trial = self.clone();
+        let mut placements = Vec::new();
+        while !trial.unplaced[seat.index()].is_empty() {
+            let hand = &trial.unplaced[seat.index()];
+            let kind = if seat == trial.kicking && !trial.kicker_placed() {
+                DEFAULT_KICKER_ORDER
+                    .into_iter()
+                    .find(|k| hand.contains(k))
+                    .expect("every hand holds a piece able to kick off")
+            } else {
+                DEFAULT_PLACEMENT_ORDER
+                    .into_iter()
+                    .find(|k| hand.contains(k))
+                    .expect("the hand is not empty")
+            };
+            let square = default_squares(seat, kind)
+                .into_iter()
+                .chain(half_squares(seat))
+                .find(|s| {
+                    trial.placement_check(seat, kind, *s).is_ok()
+                        && trial.feasible_after(seat, kind, *s)
+                })
+                .expect("a feasible hand always has a legal square for its next piece");
+            trial.place_unchecked(seat, kind, square);
+            placements.push((kind, square));
+        }
+        placements
+    }
+
+    pub(super) fn apply_placement(
+        &mut self,
+        seat: Seat,
+        placements: &[(PieceKind, Square)],
+        events: &mut Vec<Emitted<Event>>,
+    ) {
+        for &(kind, square) in placements {
+            let piece = self.place_unchecked(seat, kind, square);
+            events.push(Emitted::public(Event::Placed {
+                seat,
+                piece,
+                kind,
+                square,
+            }));
+        }
+        let other = seat.opponent();
+        if !self.unplaced[other.index()].is_empty() {
+            self.to_act = other;
+        } else if !self.unplaced[seat.index()].is_empty() {
+            self.to_act = seat;
+        } else {
+            self.start_play(events);
+        }
+    }
+
+    fn start_play(&mut self, events: &mut Vec<Emitted<Event>>) {
+        let square = kickoff_square(self.kicking);
+        let kicker = self
+            .piece_at(square)
+            .expect("placement puts the kick-off piece first")
+            .id;
+        self.ball = Some(kicker);
+        self.phase = Phase::Play;
+        self.kickoff_pending = true;
+        self.to_act = self.kicking;
+        events.push(Emitted::public(Event::KickOff {
+            seat: self.kicking,
+            piece: kicker,
+            square,
+        }));
+    }
+}
+
+fn compatible(seat: Seat, slot: Slot, square: Square) -> bool {
+    match slot.kind {
+        PieceKind::King => is_goal_of(seat, square),
+        PieceKind::Pawn => !is_goal_of(seat, square),
+        PieceKind::Bishop => slot.dark.is_none_or(|dark| square.is_dark() == dark),
+        _ => true,
+    }
+}
+
+/// Whether every slot can get its own square (a bipartite matching, by augmenting paths).
+fn matchable(seat: Seat, slots: &[Slot], squares: &[Square]) -> bool {
+    let mut owner_of: Vec<Option<usize>> = vec![None; squares.len()];
+    for slot in 0..slots.len() {
+        let mut seen = vec![false; squares.len()];
+        if !augment(seat, slot, slots, squares, &mut owner_of, &mut seen) {
+            return false;
+        }
+    }
+    true
+}
+
+fn augment(
+    seat: Seat,
+    slot: usize,
+    slots: &[Slot],
+    squares: &[Square],
+    owner_of: &mut [Option<usize>],
+    seen: &mut [bool],
+) -> bool {
+    for (i, square) in squares.iter().enumerate() {
+        if seen[i] || !compatible(seat, slots[slot], *square) {
+            continue;
+        }
+        seen[i] = true;
+        let free = match owner_of[i] {
+            None => true,
+            Some(other) => augment(seat, other, slots, squares, owner_of, seen),
+        };
+        if free {
+            owner_of[i] = Some(slot);
+            return true;
+        }
+    }
+    false
+}

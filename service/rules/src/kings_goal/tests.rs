@@ -1,0 +1,878 @@
+use std::collections::BTreeMap;
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::game::RuleErrorKind;
+use crate::options::{OptionValue, Options};
+use crate::playout::checked_random_playout;
+use crate::rng::Rng;
+
+const START: &str = "8/8/8/8/8/8/8/8 choice w - 1:0 0-0 w -/-";
+
+fn spec(position: Option<&str>, moves_per_half: i64) -> SetupSpec {
+    let given = BTreeMap::from([(
+        OPTION_MOVES_PER_HALF.to_owned(),
+        OptionValue::Int(moves_per_half),
+    )]);
+    SetupSpec {
+        options: Options::resolve(&KingsGoal::info().options, &given).unwrap(),
+        seed: 7,
+        position: position.map(str::to_owned),
+    }
+}
+
+fn at(position: &str) -> KingsGoal {
+    KingsGoal::new(&spec(Some(position), 45)).unwrap_or_else(|e| panic!("{position}: {e}"))
+}
+
+fn sq(name: &str) -> Square {
+    Square::parse(name).unwrap()
+}
+
+/// Plays one action given in notation by the seat to act.
+fn play(game: &mut KingsGoal, text: &str) -> Vec<Event> {
+    let seat = game.turn().to_act[0];
+    let action = game
+        .parse_action(seat, text)
+        .unwrap_or_else(|e| panic!("{text} in {}: {e}", game.position()));
+    game.apply(seat, &action)
+        .unwrap_or_else(|e| panic!("{text}: {e}"))
+        .into_iter()
+        .map(|e| e.event)
+        .collect()
+}
+
+fn legal_texts(game: &KingsGoal) -> Vec<String> {
+    let seat = game.turn().to_act[0];
+    game.legal_actions(seat)
+        .iter()
+        .map(|a| game.format_action(seat, a))
+        .collect()
+}
+
+/// Refuses `text` (readable, but illegal now) without changing anything; returns the message.
+fn refused(game: &mut KingsGoal, text: &str) -> String {
+    let seat = game.turn().to_act[0];
+    let before = game.clone();
+    let err = game.parse_action(seat, text).unwrap_err();
+    assert_eq!(err.kind, RuleErrorKind::IllegalAction, "{text}: {err}");
+    assert_eq!(*game, before);
+    err.message
+}
+
+fn piece_on(game: &KingsGoal, name: &str) -> Option<(Seat, PieceKind)> {
+    game.piece_at(sq(name)).map(|p| (p.owner, p.kind))
+}
+
+fn holder_square(game: &KingsGoal) -> Square {
+    game.board(Viewer::Spectator).ball.unwrap().square.unwrap()
+}
+
+/// A position after both sides chose and placed: white kicks off with a rook on e4.
+const KICKOFF: &str = "r2k4/2p2p2/3b4/4n3/4R3/2P5/3N1P2/B3K3 play w e4 1:0 0-0 w* -/-";
+
+// ----- choice -----
+
+#[test]
+fn a_match_starts_with_white_choosing() {
+    let game = KingsGoal::new(&spec(None, 45)).unwrap();
+    assert_eq!(game.position(), START);
+    let turn = game.turn();
+    assert_eq!(turn.phase, "choice");
+    assert_eq!(turn.to_act, vec![WHITE]);
+    assert_eq!(turn.number, 1);
+    assert_eq!(
+        legal_texts(&game),
+        ["+Q", "+R", "+B", "+N", "+P", "+default"]
+    );
+    assert!(game.legal_actions(BLACK).is_empty());
+}
+
+#[test]
+fn choices_come_from_the_thirteen_left_in_the_box() {
+    let mut game = at(START);
+    play(&mut game, "+Q");
+    assert!(refused(&mut game, "+Q").contains("no queen is left"));
+    play(&mut game, "+R");
+    play(&mut game, "+R");
+    assert_eq!(
+        game.chosen[0],
+        [PieceKind::Queen, PieceKind::Rook, PieceKind::Rook]
+    );
+    // White is done; black now picks, white may not.
+    assert_eq!(game.turn().to_act, vec![BLACK]);
+    let err = game
+        .apply(WHITE, &Action::Choose(PieceKind::Knight))
+        .unwrap_err();
+    assert_eq!(err.kind, RuleErrorKind::NotYourTurn);
+    assert!(refused(&mut game, "+K").contains("one king"));
+}
+
+#[test]
+fn three_pawns_are_refused_because_nobody_could_kick_off() {
+    let mut game = at(START);
+    play(&mut game, "+P");
+    play(&mut game, "+P");
+    assert!(!legal_texts(&game).contains(&"+P".to_owned()));
+    assert!(refused(&mut game, "+P").contains("kick off"));
+    play(&mut game, "+B");
+    assert_eq!(
+        game.chosen[0],
+        [PieceKind::Pawn, PieceKind::Pawn, PieceKind::Bishop]
+    );
+}
+
+#[test]
+fn default_choice_completes_the_picks_with_queen_rook_knight() {
+    let mut game = at(START);
+    play(&mut game, "+Q");
+    let events = play(&mut game, "+default");
+    assert_eq!(
+        events,
+        [Event::Chosen {
+            seat: WHITE,
+            kinds: vec![PieceKind::Rook, PieceKind::Knight]
+        }]
+    );
+    play(&mut game, "+default");
+    assert_eq!(
+        game.chosen[1],
+        [PieceKind::Queen, PieceKind::Rook, PieceKind::Knight]
+    );
+    assert_eq!(game.turn().phase, "placement");
+    assert_eq!(game.turn().to_act, vec![WHITE]);
+    assert_eq!(game.unplaced[1].len(), 6);
+}
+
+// ----- placement -----
+
+fn placing() -> KingsGoal {
+    let mut game = at(START);
+    for text in ["+R", "+B", "+B", "+N", "+N", "+Q"] {
+        play(&mut game, text);
+    }
+    game
+}
+
+#[test]
+fn the_kicking_side_places_its_kick_off_piece_on_e4_first() {
+    let mut game = placing();
+    let legal = legal_texts(&game);
+    assert_eq!(legal, ["R@e4", "B@e4", "@default"]);
+    assert!(refused(&mut game, "K@d1").contains("kick-off piece"));
+    assert!(refused(&mut game, "P@e4").contains("kick-off piece"));
+    play(&mut game, "B@e4");
+    assert_eq!(game.turn().to_act, vec![BLACK]);
+    // Black does not kick off and may start with any piece.
+    play(&mut game, "N@b8");
+    assert_eq!(piece_on(&game, "b8"), Some((BLACK, PieceKind::Knight)));
+}
+
+#[test]
+fn placement_keeps_to_the_own_half_the_goal_for_the_king_and_pawns_off_it() {
+    let mut game = placing();
+    play(&mut game, "R@e4");
+    assert!(refused(&mut game, "K@d5").contains("goal squares"));
+    assert!(refused(&mut game, "N@d4").contains("outside your half"));
+    assert!(refused(&mut game, "P@c8").contains("own goal squares"));
+    assert!(refused(&mut game, "B@d7").contains("no bishop left"));
+    play(&mut game, "K@c8");
+    play(&mut game, "B@d2");
+    assert!(refused(&mut game, "N@c8").contains("occupied"));
+    for name in ["c8", "d8", "e8", "f8"] {
+        assert!(!legal_texts(&game).contains(&format!("P@{name}")));
+    }
+    play(&mut game, "P@a8");
+}
+
+#[test]
+fn the_two_bishops_stand_on_different_colours() {
+    let mut game = placing();
+    play(&mut game, "B@e4");
+    play(&mut game, "K@e8");
+    // e4 is light, so white's second bishop must go on a dark square.
+    assert!(refused(&mut game, "B@c2").contains("different colours"));
+    assert!(legal_texts(&game).contains(&"B@d2".to_owned()));
+    play(&mut game, "B@d2");
+    assert_ne!(sq("e4").is_dark(), sq("d2").is_dark());
+}
+
+#[test]
+fn the_kick_off_piece_is_always_left_a_team_mate_to_pass_to() {
+    // White's knight on e4 reaches c3, d2, f2 and g3 in its half; white's last piece must go
+    // to one of them.
+    let mut game = at("3k4/2p2p2/2n5/3rr3/4N3/1P6/8/B1K3R1 placement w - 1:0 0-0 w P/-");
+    let legal = legal_texts(&game);
+    assert_eq!(legal, ["P@d2", "P@f2", "P@c3", "P@g3", "@default"]);
+    assert!(refused(&mut game, "P@a2").contains("pass to"));
+    play(&mut game, "P@g3");
+    assert_eq!(game.turn().phase, "play");
+    assert_eq!(legal_texts(&game), ["Ne4>g3"]);
+}
+
+#[test]
+fn placement_alternates_and_a_finished_side_lets_the_other_go_on() {
+    let mut game = placing();
+    play(&mut game, "R@e4");
+    assert_eq!(game.turn().to_act, vec![BLACK]);
+    play(&mut game, "@default");
+    assert!(game.unplaced[1].is_empty());
+    for _ in 0..5 {
+        assert_eq!(game.turn().to_act, vec![WHITE]);
+        let first = legal_texts(&game)[0].clone();
+        play(&mut game, &first);
+    }
+    assert_eq!(game.turn().phase, "play");
+}
+
+#[test]
+fn default_placement_obeys_every_placement_rule() {
+    for picks in [
+        ["+B", "+B", "+N"],
+        ["+P", "+P", "+N"],
+        ["+Q", "+R", "+R"],
+        ["+N", "+N", "+P"],
+    ] {
+        let mut game = at(START);
+        for text in picks.iter().chain(picks.iter()) {
+            play(&mut game, text);
+        }
+        let events = play(&mut game, "@default");
+        assert_eq!(events.len(), 6);
+        play(&mut game, "@default");
+        assert_eq!(game.turn().phase, "play", "{picks:?}");
+        for seat in [WHITE, BLACK] {
+            let mine: Vec<&Piece> = game.pieces.iter().filter(|p| p.owner == seat).collect();
+            assert_eq!(mine.len(), 6);
+            for p in &mine {
+                assert!(in_half(seat, p.square));
+                match p.kind {
+                    PieceKind::King => assert!(is_goal_of(seat, p.square)),
+                    PieceKind::Pawn => assert!(!is_goal_of(seat, p.square)),
+                    _ => {}
+                }
+            }
+            let bishops: Vec<bool> = mine
+                .iter()
+                .filter(|p| p.kind == PieceKind::Bishop)
+                .map(|p| p.square.is_dark())
+                .collect();
+            if bishops.len() == 2 {
+                assert_ne!(bishops[0], bishops[1]);
+            }
+        }
+        assert!(
+            legal_texts(&game)
+                .iter()
+                .all(|t| t.starts_with(&format!("{}e4>", game.holder().unwrap().kind.letter())))
+        );
+    }
+}
+
+// ----- kick-off and movement -----
+
+#[test]
+fn the_kick_off_must_be_a_pass_by_the_piece_on_e4() {
+    let mut game = at(KICKOFF);
+    assert_eq!(game.holder().unwrap().square, sq("e4"));
+    assert_eq!(legal_texts(&game), ["Re4>e1"]);
+    assert!(refused(&mut game, "Re3").contains("kick-off must be a pass"));
+    let events = play(&mut game, "Re4>e1");
+    assert!(matches!(events[0], Event::Passed { .. }));
+    assert_eq!(holder_square(&game), sq("e1"));
+    assert!(!game.kickoff_pending);
+    assert_eq!(game.turn().to_act, vec![BLACK]);
+    assert_eq!(game.turn().number, 2);
+}
+
+#[test]
+fn sliders_are_blocked_and_only_the_carrier_can_be_captured() {
+    // White rook a4 carries; the black pawn on d4 blocks the rank and cannot be taken.
+    let mut game = at("4k3/8/8/8/R2p4/8/8/3K4 play w a4 1:0 0-0 w -/-");
+    let legal = legal_texts(&game);
+    for text in ["Rb4", "Rc4", "Ra8", "Ra1"] {
+        assert!(
+            legal.contains(&text.to_owned()),
+            "{text} missing from {legal:?}"
+        );
+    }
+    assert!(!legal.iter().any(|t| t.contains("d4") || t.contains("e4")));
+    refused(&mut game, "Rxd4");
+    refused(&mut game, "Re4");
+}
+
+#[test]
+fn knights_jump_over_pieces() {
+    let game = at("4k3/8/8/8/8/PPP5/1N1p4/3K4 play w d1 1:0 0-0 w -/-");
+    let legal = legal_texts(&game);
+    for text in ["Na4", "Nc4", "Nd3"] {
+        assert!(
+            legal.contains(&text.to_owned()),
+            "{text} missing from {legal:?}"
+        );
+    }
+}
+
+#[test]
+fn pawns_step_one_square_forward_only() {
+    let mut game = at("4k3/8/8/8/8/8/4P3/3K4 play w e2 1:0 0-0 w -/-");
+    let legal = legal_texts(&game);
+    assert!(legal.contains(&"e3".to_owned()));
+    refused(&mut game, "e4");
+    refused(&mut game, "d3");
+    play(&mut game, "e3");
+    assert_eq!(holder_square(&game), sq("e3"));
+    // Black pawns step towards rank 1.
+    let game = at("4k3/3p4/8/8/8/8/8/3K4 play b d7 1:0 0-0 w -/-");
+    assert!(legal_texts(&game).contains(&"d6".to_owned()));
+}
+
+#[test]
+fn a_pawn_is_blocked_by_any_piece_in_front() {
+    let mut game = at("4k3/8/8/8/8/4p3/4P3/3K4 play w d1 1:0 0-0 w -/-");
+    refused(&mut game, "e3");
+}
+
+#[test]
+fn moving_the_carrier_carries_the_ball_and_other_pieces_move_without_it() {
+    let mut game = at("4k3/8/8/8/8/8/1N6/3K4 play w d1 1:0 0-0 w -/-");
+    let events = play(&mut game, "Nc4");
+    assert!(matches!(
+        events[0],
+        Event::Moved {
+            with_ball: false,
+            ..
+        }
+    ));
+    assert_eq!(holder_square(&game), sq("d1"));
+    play(&mut game, "Kd7");
+    let events = play(&mut game, "Kd2");
+    assert!(matches!(
+        events[0],
+        Event::Moved {
+            with_ball: true,
+            ..
+        }
+    ));
+    assert_eq!(holder_square(&game), sq("d2"));
+}
+
+#[test]
+fn captures_take_the_ball_and_the_square_and_remove_the_carrier() {
+    // Black's knight on c6 carries; white's pawn on b5 captures it.
+    let mut game = at("4k3/8/2n5/1P6/8/8/8/3K4 play w c6 1:0 0-0 w -/-");
+    let captured = game.piece_at(sq("c6")).unwrap().id;
+    let events = play(&mut game, "bxc6");
+    assert!(matches!(events[0], Event::Captured { .. }));
+    assert_eq!(piece_on(&game, "c6"), Some((WHITE, PieceKind::Pawn)));
+    assert!(game.pieces.iter().all(|p| p.id != captured));
+    assert_eq!(holder_square(&game), sq("c6"));
+    assert_eq!(game.scores, [0, 0]);
+    assert_eq!(game.turn().to_act, vec![BLACK]);
+}
+
+#[test]
+fn pawns_capture_only_diagonally_forward() {
+    let mut game = at("4k3/8/8/8/8/3P4/2n5/3K4 play w c2 1:0 0-0 w -/-");
+    assert!(refused(&mut game, "dxc2").contains("diagonally forward"));
+    let game = at("4k3/8/8/8/3n4/3P4/8/3K4 play w d4 1:0 0-0 w -/-");
+    assert!(!legal_texts(&game).iter().any(|t| t.contains("xd4")));
+}
+
+// ----- passes -----
+
+#[test]
+fn passes_follow_the_passers_movement() {
+    // Bishop c1 carries: it passes along its diagonal to the pawn on e3, not past it.
+    let game = at("4k3/8/8/8/8/4P3/8/2B1K3 play w c1 1:0 0-0 w -/-");
+    let legal = legal_texts(&game);
+    assert!(legal.contains(&"Bc1>e3".to_owned()), "{legal:?}");
+    assert!(!legal.iter().any(|t| t.contains(">e1")));
+    // A rook cannot pass through a piece, whoever owns it.
+    let game = at("4k3/8/8/8/R2p3N/8/8/3K4 play w a4 1:0 0-0 w -/-");
+    assert!(!legal_texts(&game).iter().any(|t| t.contains('>')));
+    // A knight passes by jumping.
+    let game = at("4k3/8/8/8/8/PPP5/1N6/3K4 play w b2 1:0 0-0 w -/-");
+    assert!(legal_texts(&game).contains(&"Nb2>d1".to_owned()));
+}
+
+#[test]
+fn a_pawn_passes_diagonally_forward_only() {
+    let mut game = at("4k3/8/8/8/2N1N3/3P4/2R5/3K4 play w d3 1:0 0-0 w -/-");
+    let passes: Vec<String> = legal_texts(&game)
+        .into_iter()
+        .filter(|t| t.contains('>'))
+        .collect();
+    assert_eq!(passes, ["d3>c4", "d3>e4"]);
+    refused(&mut game, "d3>c2");
+    assert!(refused(&mut game, "Nd3>e4").contains("is a pawn; write its pass as `d3>e4`"));
+    play(&mut game, "d3>e4");
+    assert_eq!(holder_square(&game), sq("e4"));
+}
+
+#[test]
+fn only_the_carrier_passes() {
+    let mut game = at("4k3/8/8/8/8/8/3R4/3K4 play w d1 1:0 0-0 w -/-");
+    assert!(refused(&mut game, "Rd2>d1").contains("only the ball carrier passes"));
+    assert!(legal_texts(&game).contains(&"Kd1>d2".to_owned()));
+}
+
+// ----- goals -----
+
+fn assert_goal(events: &[Event], seat: Seat, how: GoalKind) {
+    assert!(
+        events.iter().any(
+            |e| matches!(e, Event::GoalScored { seat: s, how: h, .. } if *s == seat && *h == how)
+        ),
+        "no {how:?} goal for {seat:?} in {events:?}"
+    );
+}
+
+#[test]
+fn carrying_the_ball_onto_an_opponent_goal_square_scores() {
+    let mut game = at("5k2/8/8/2R5/8/8/8/3K4 play w c5 1:0 0-0 w -/-");
+    let events = play(&mut game, "Rc8");
+    assert_goal(&events, WHITE, GoalKind::Carried);
+    assert_eq!(game.scores, [1, 0]);
+    // Everything resets; black conceded and starts choosing; the clock runs on.
+    assert!(game.pieces.is_empty());
+    assert_eq!(game.turn().phase, "choice");
+    assert_eq!(game.turn().to_act, vec![BLACK]);
+    assert_eq!(game.plies, 1);
+    assert_eq!(game.position(), "8/8/8/8/8/8/8/8 choice b - 1:1 1-0 b -/-");
+}
+
+#[test]
+fn the_squares_beside_the_goal_are_not_goals() {
+    let mut game = at("5k2/8/8/R7/8/8/8/3K4 play w a5 1:0 0-0 w -/-");
+    play(&mut game, "Ra8");
+    assert_eq!(game.scores, [0, 0]);
+    assert_eq!(game.turn().phase, "play");
+}
+
+#[test]
+fn a_pass_to_a_team_mate_on_an_opponent_goal_square_scores() {
+    let mut game = at("2N2k2/8/8/8/8/8/8/2RK4 play w c1 1:0 0-0 w -/-");
+    let events = play(&mut game, "Rc1>c8");
+    assert_goal(&events, WHITE, GoalKind::Passed);
+}
+
+#[test]
+fn capturing_the_carrying_king_scores_anywhere() {
+    let mut game = at("8/8/8/8/3k4/8/3R4/4K3 play w d4 1:0 0-0 w -/-");
+    let events = play(&mut game, "Rxd4");
+    assert_goal(&events, WHITE, GoalKind::KingCaptured);
+    assert_eq!(game.turn().to_act, vec![BLACK]);
+}
+
+#[test]
+fn capturing_a_carrier_on_its_own_goal_squares_scores() {
+    // Black's rook holds the ball on d8, one of black's own goal squares.
+    let mut game = at("3r1k2/8/8/8/8/8/8/3RK3 play w d8 1:0 0-0 w -/-");
+    let events = play(&mut game, "Rxd8");
+    assert_goal(&events, WHITE, GoalKind::CapturedOnGoalLine);
+    // Black can score the same way at the other end.
+    let mut game = at("4k3/8/8/8/8/8/8/2Rr2K1 play b c1 1:0 0-0 w -/-");
+    let events = play(&mut game, "Rxc1");
+    assert_goal(&events, BLACK, GoalKind::CapturedOnGoalLine);
+    assert_eq!(game.turn().to_act, vec![WHITE]);
+}
+
+#[test]
+fn standing_on_the_own_goal_with_the_ball_is_no_goal() {
+    let mut game = at("4k3/8/8/8/8/8/2R5/3K4 play w c2 1:0 0-0 w -/-");
+    play(&mut game, "Rc1");
+    assert_eq!(game.scores, [0, 0]);
+}
+
+// ----- promotion -----
+
+#[test]
+fn a_pawn_reaching_the_last_rank_promotes_to_the_chosen_piece() {
+    let mut game = at("4k3/P7/8/8/8/8/8/3K4 play w d1 1:0 0-0 w -/-");
+    let legal = legal_texts(&game);
+    for text in ["a8=Q", "a8=R", "a8=B", "a8=N"] {
+        assert!(legal.contains(&text.to_owned()), "{legal:?}");
+    }
+    refused(&mut game, "a8");
+    let events = play(&mut game, "a8=N");
+    assert!(events.contains(&Event::Promoted {
+        piece: game.piece_at(sq("a8")).unwrap().id,
+        square: sq("a8"),
+        kind: PieceKind::Knight,
+    }));
+    assert_eq!(piece_on(&game, "a8"), Some((WHITE, PieceKind::Knight)));
+    // Black promotes on rank 1, capturing the carrier.
+    let mut game = at("4k3/8/8/8/8/8/p7/1N1K4 play b b1 1:0 0-0 w -/-");
+    play(&mut game, "axb1=Q");
+    assert_eq!(piece_on(&game, "b1"), Some((BLACK, PieceKind::Queen)));
+    assert_eq!(holder_square(&game), sq("b1"));
+}
+
+#[test]
+fn a_pawn_scoring_on_the_last_rank_does_not_choose_a_promotion() {
+    let mut game = at("5k2/3P4/8/8/8/8/8/3K4 play w d7 1:0 0-0 w -/-");
+    assert!(legal_texts(&game).contains(&"d8".to_owned()));
+    refused(&mut game, "d8=Q");
+    let events = play(&mut game, "d8");
+    assert_goal(&events, WHITE, GoalKind::Carried);
+}
+
+// ----- restarts, halves, the end -----
+
+#[test]
+fn king_against_king_restarts_with_the_side_that_lost_its_last_piece() {
+    let mut game = at("8/8/8/3k4/3N4/8/8/4K3 play b d4 1:0 0-0 w -/-");
+    let events = play(&mut game, "Kxd4");
+    assert!(events.contains(&Event::Restarted {
+        reason: RestartReason::KingVersusKing,
+        kicking: WHITE,
+        half: 1
+    }));
+    assert_eq!(game.scores, [0, 0]);
+    assert_eq!(game.turn().phase, "choice");
+    assert_eq!(game.turn().to_act, vec![WHITE]);
+    assert_eq!(game.plies, 1);
+}
+
+#[test]
+fn halves_end_after_the_moves_and_black_kicks_off_the_second_from_e5() {
+    let spec_one = spec(None, 1);
+    let mut game = KingsGoal::new(&spec_one).unwrap();
+    for text in ["+default", "+default", "@default", "@default"] {
+        play(&mut game, text);
+    }
+    let kick = legal_texts(&game)[0].clone();
+    play(&mut game, &kick);
+    let reply = legal_texts(&game)[0].clone();
+    let events = play(&mut game, &reply);
+    assert!(events.contains(&Event::HalfEnded {
+        half: 1,
+        scores: [0, 0]
+    }));
+    assert_eq!(game.half, 2);
+    assert_eq!(game.turn().to_act, vec![BLACK]);
+    for text in ["+default", "+default", "@default", "@default"] {
+        play(&mut game, text);
+    }
+    assert_eq!(holder_square(&game), sq("e5"));
+    assert_eq!(game.holder().unwrap().owner, BLACK);
+    let kick = legal_texts(&game)[0].clone();
+    play(&mut game, &kick);
+    assert!(game.outcome().is_none());
+    let reply = legal_texts(&game)[0].clone();
+    let events = play(&mut game, &reply);
+    assert!(matches!(
+        events.last(),
+        Some(Event::GameEnded { winner: None, .. })
+    ));
+    let outcome = game.outcome().unwrap();
+    assert_eq!(outcome.winner, None);
+    assert!(outcome.reason.contains("draw"));
+    assert!(game.turn().to_act.is_empty());
+    assert_eq!(game.turn().phase, "over");
+    let err = game.apply(WHITE, &Action::Wait).unwrap_err();
+    assert_eq!(err.kind, RuleErrorKind::GameOver);
+}
+
+#[test]
+fn a_goal_on_the_last_move_of_the_match_decides_it() {
+    let mut game = KingsGoal::new(&spec(
+        Some("5k2/8/8/2R5/8/8/8/3K4 play w c5 2:1 0-0 w -/-"),
+        1,
+    ))
+    .unwrap();
+    play(&mut game, "Rc8");
+    let outcome = game.outcome().unwrap();
+    assert_eq!(outcome.winner, Some(WHITE));
+    assert_eq!(outcome.scores, [1, 0]);
+}
+
+#[test]
+fn a_side_with_no_legal_move_waits_and_the_move_counts() {
+    // White's king in the corner is hemmed in by black pieces that do not hold the ball.
+    let mut game = at("4k3/8/8/8/8/8/pp6/Kn6 play w a1 1:0 0-0 w -/-");
+    assert_eq!(legal_texts(&game), ["--"]);
+    let events = play(&mut game, "--");
+    assert_eq!(events, [Event::Waited { seat: WHITE }]);
+    assert_eq!(game.plies, 1);
+    let mut game = at("4k3/8/8/8/8/8/8/K1n5 play w a1 1:0 0-0 w -/-");
+    assert!(refused(&mut game, "--").contains("only when no move"));
+}
+
+// ----- notation -----
+
+#[test]
+fn moves_name_their_origin_only_when_two_pieces_could_go_there() {
+    let mut game = at("4k3/8/8/8/R6R/8/8/3K4 play w d1 1:0 0-0 w -/-");
+    let legal = legal_texts(&game);
+    assert!(legal.contains(&"Rad4".to_owned()) && legal.contains(&"Rhd4".to_owned()));
+    assert!(legal.contains(&"Ra8".to_owned()));
+    assert!(refused(&mut game, "Rd4").contains("ambiguous"));
+    // Any correct origin reads, the canonical form uses the shortest.
+    let mut full = game.clone();
+    play(&mut full, "Rh4d4");
+    assert_eq!(piece_on(&full, "d4"), Some((WHITE, PieceKind::Rook)));
+    let game = at("4k3/R7/8/8/8/8/R7/3K4 play w d1 1:0 0-0 w -/-");
+    let legal = legal_texts(&game);
+    assert!(legal.contains(&"R7a5".to_owned()) && legal.contains(&"R2a5".to_owned()));
+}
+
+#[test]
+fn unreadable_text_is_malformed_and_readable_illegal_text_is_illegal() {
+    let game = at(KICKOFF);
+    for text in [
+        "", "Zd4", "e9", "+", "+QQ", "K@", "Re4>z9", "Rxx4", "e4=K", "exd",
+    ] {
+        let err = game.parse_action(WHITE, text).unwrap_err();
+        assert_eq!(err.kind, RuleErrorKind::MalformedNotation, "{text}");
+    }
+    for text in ["Re3", "+Q", "@default", "K@d1", "Re4>f4"] {
+        let err = game.parse_action(WHITE, text).unwrap_err();
+        assert_eq!(err.kind, RuleErrorKind::IllegalAction, "{text}");
+    }
+}
+
+// ----- position -----
+
+#[test]
+fn positions_round_trip_in_every_phase() {
+    for text in [
+        START,
+        "8/8/8/8/8/8/8/8 choice b - 1:3 0-1 b -/QN",
+        "8/8/8/8/8/8/8/8 choice w - 2:0 0-0 b RQ/NBB",
+        "3k4/8/8/8/4R3/8/8/8 placement w - 1:0 0-0 w KPPQN/PPQRB",
+        KICKOFF,
+        "4k3/8/8/8/R2p4/8/8/3K4 play b a4 1:17 2-1 w -/-",
+    ] {
+        assert_eq!(at(text).position(), text);
+    }
+}
+
+#[test]
+fn invalid_positions_are_refused_with_the_reason() {
+    for (text, reason) in [
+        ("8/8/8/8/8/8/8 choice w - 1:0 0-0 w -/-", "8 ranks"),
+        ("8/8/8/8/8/8/8/8 choice w - 1:0 0-0 w", "8 fields"),
+        ("8/8/8/8/8/8/8/7 choice w - 1:0 0-0 w -/-", "not 8"),
+        ("8/8/8/8/8/8/8/9 choice w - 1:0 0-0 w -/-", "not a piece"),
+        (
+            "8/8/8/8/8/8/8/8 choice w - 1:0 0-0 w PPP/-",
+            "cannot have picked",
+        ),
+        (
+            "8/8/8/8/8/8/8/8 choice w - 1:0 0-0 w QRN/-",
+            "would be to act",
+        ),
+        (
+            "8/8/8/8/8/8/8/8 over - - 1:0 0-0 w -/-",
+            "still to be played",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/3K4 play w d1 1:0 0-0 w -/-",
+            "king against king",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/3KR3 play w d5 1:0 0-0 w -/-",
+            "no piece stands",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/2RR4 play w d1 1:0 0-0 w -/-",
+            "exactly one king",
+        ),
+        ("4k2P/8/8/8/8/8/8/3K4 play w d1 1:0 0-0 w -/-", "promoted"),
+        (
+            "4k3/8/8/8/8/8/8/3KR3 play w d1 1:90 0-0 w -/-",
+            "a half has only",
+        ),
+        (
+            "3k4/8/8/8/3R4/8/8/8 placement b - 1:0 0-0 w KPPQN/PPQRB",
+            "not a legal placement",
+        ),
+        (
+            "3k4/8/8/8/4R3/8/8/8 placement b - 1:0 0-0 w KPPQN/PPQRB",
+            "is to act",
+        ),
+        (
+            "3k4/8/8/8/4R3/8/8/8 placement w - 1:0 0-0 w KPPQQ/PPQRB",
+            "three picks",
+        ),
+    ] {
+        let err = KingsGoal::new(&spec(Some(text), 45)).unwrap_err();
+        assert_eq!(err.kind, RuleErrorKind::InvalidPosition, "{text}");
+        assert!(err.message.contains(reason), "{text}: {}", err.message);
+    }
+}
+
+// ----- views -----
+
+#[test]
+fn the_board_view_shows_goals_halves_pieces_and_the_ball_holder() {
+    let game = at(KICKOFF);
+    let view = game.board(Viewer::Spectator);
+    assert_eq!((view.files, view.ranks), (8, 8));
+    let goal = view
+        .zones
+        .iter()
+        .find(|z| z.kind == ZoneKind::Goal && z.owner == Some(WHITE))
+        .unwrap();
+    assert_eq!(goal.squares, ["c1", "d1", "e1", "f1"].map(sq));
+    let half = view
+        .zones
+        .iter()
+        .find(|z| z.kind == ZoneKind::TeamArea && z.owner == Some(BLACK))
+        .unwrap();
+    assert_eq!(half.squares.len(), 32);
+    assert!(half.squares.iter().all(|s| s.rank >= 5));
+    assert_eq!(view.pieces.len(), 12);
+    let ball = view.ball.unwrap();
+    let holder = view
+        .pieces
+        .iter()
+        .find(|p| Some(p.id) == ball.holder)
+        .unwrap();
+    assert_eq!((holder.kind.as_str(), holder.square), ("rook", sq("e4")));
+    let details = game.details(Viewer::Seat(BLACK));
+    assert!(details.kickoff_pending);
+    assert_eq!(details.plies_per_half, 90);
+}
+
+#[test]
+fn piece_ids_stay_stable_across_moves_and_are_never_reused() {
+    let mut game = KingsGoal::new(&spec(None, 45)).unwrap();
+    for text in ["+default", "+default", "@default", "@default"] {
+        play(&mut game, text);
+    }
+    let ids: Vec<u32> = game.pieces.iter().map(|p| p.id).collect();
+    assert_eq!(ids, (1..=12).collect::<Vec<_>>());
+    let kick = legal_texts(&game)[0].clone();
+    play(&mut game, &kick);
+    let after: Vec<u32> = game.pieces.iter().map(|p| p.id).collect();
+    assert_eq!(ids, after);
+}
+
+// ----- random play -----
+
+/// What must hold in every reachable state.
+fn check_invariants(game: &KingsGoal) {
+    let mut squares: Vec<Square> = game.pieces.iter().map(|p| p.square).collect();
+    squares.sort();
+    squares.dedup();
+    assert_eq!(squares.len(), game.pieces.len(), "pieces overlap");
+    assert!(game.pieces.iter().all(|p| on_board(p.square)));
+    let view = game.board(Viewer::Spectator);
+    match game.phase {
+        Phase::Play => {
+            let holders = game
+                .pieces
+                .iter()
+                .filter(|p| Some(p.id) == game.ball)
+                .count();
+            assert_eq!(holders, 1, "the ball must be held by exactly one piece");
+            assert!(view.ball.is_some());
+            for seat in [WHITE, BLACK] {
+                let kings = game
+                    .pieces
+                    .iter()
+                    .filter(|p| p.owner == seat && p.kind == PieceKind::King)
+                    .count();
+                assert_eq!(kings, 1);
+                assert!(game.pieces.iter().filter(|p| p.owner == seat).count() <= 6);
+            }
+            assert!(!game.kings_only());
+            if game.kickoff_pending {
+                assert_eq!(game.holder().unwrap().square, kickoff_square(game.kicking));
+            }
+        }
+        Phase::Choice => assert!(game.pieces.is_empty() && view.ball.is_none()),
+        Phase::Placement => {
+            assert!(view.ball.is_none());
+            for p in &game.pieces {
+                assert!(in_half(p.owner, p.square));
+            }
+        }
+        Phase::Over => assert!(game.outcome().is_some()),
+    }
+    assert!(game.plies < game.plies_per_half() || game.phase == Phase::Over);
+    if game.phase != Phase::Over {
+        let text = game.position();
+        let rebuilt = KingsGoal::from_position(&text, game.moves_per_half)
+            .unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(rebuilt.position(), text);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn random_matches_keep_the_contract_and_always_end(seed in any::<u64>()) {
+        let setup = spec(None, 45);
+        let playout = checked_random_playout::<KingsGoal>(&setup, &mut Rng::new(seed), 20_000);
+        prop_assert!(playout.finished, "a random match did not end in 20000 actions");
+        let mut game = KingsGoal::new(&setup).unwrap();
+        for (seat, action) in &playout.log {
+            game.apply(*seat, action).unwrap();
+            check_invariants(&game);
+        }
+        let outcome = game.outcome().unwrap();
+        prop_assert_eq!(outcome.scores.iter().sum::<u32>(), game.scores.iter().sum::<u32>());
+    }
+
+    #[test]
+    fn random_play_from_mid_match_positions_round_trips(seed in any::<u64>(), cut in 1usize..400) {
+        let setup = spec(None, 10);
+        let playout = checked_random_playout::<KingsGoal>(&setup, &mut Rng::new(seed), cut);
+        let game = playout.game;
+        if game.outcome().is_none() {
+            let text = game.position();
+            let rebuilt = KingsGoal::new(&spec(Some(&text), 10)).unwrap();
+            prop_assert_eq!(rebuilt.position(), text.clone());
+            let seat = game.turn().to_act[0];
+            let notations = |g: &KingsGoal| -> Vec<String> {
+                g.legal_actions(seat).iter().map(|a| g.format_action(seat, a)).collect()
+            };
+            prop_assert_eq!(notations(&rebuilt), notations(&game));
+        }
+    }
+}
+
+#[test]
+fn random_match_lengths() {
+    let mut lengths = Vec::new();
+    let mut goals = Vec::new();
+    for seed in 0..40 {
+        let setup = spec(None, 45);
+        let playout = crate::playout::random_playout(
+            KingsGoal::new(&setup).unwrap(),
+            &mut Rng::new(seed),
+            20_000,
+        );
+        assert!(playout.finished);
+        let moves = playout
+            .log
+            .iter()
+            .filter(|(_, a)| {
+                matches!(
+                    a,
+                    Action::Move { .. }
+                        | Action::Capture { .. }
+                        | Action::Pass { .. }
+                        | Action::Wait
+                )
+            })
+            .count();
+        assert_eq!(moves, 180, "both halves play exactly 2 x 90 moves");
+        lengths.push(playout.log.len());
+        goals.push(playout.game.scores.iter().sum::<u32>());
+    }
+    lengths.sort();
+    eprintln!(
+        "random match length in actions: min {} median {} max {}; goals per match: {:?}",
+        lengths[0],
+        lengths[lengths.len() / 2],
+        lengths[lengths.len() - 1],
+        goals
+    );
+}
