@@ -9,6 +9,7 @@
 
 use std::time::{Duration, Instant};
 
+use pitchmate_rules::kings_goal::KingsGoal;
 use pitchmate_rules::playout::random_playout;
 use pitchmate_rules::soccer_chess::SoccerChess;
 use pitchmate_rules::{Game, Rng, start};
@@ -93,7 +94,10 @@ fn main() {
         "replay/",
         "unfinished"
     );
-    let variants: &[Variant] = &[("soccer-chess", measure::<SoccerChess>)];
+    let variants: &[Variant] = &[
+        ("soccer-chess", measure::<SoccerChess>),
+        ("kings-goal", measure::<KingsGoal>),
+    ];
     for &(id, run) in variants {
         if wanted.is_empty() || wanted.iter().any(|w| w == id) {
             report(id, &run());
