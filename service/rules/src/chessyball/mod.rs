@@ -557,8 +557,11 @@ impl Chessyball {
     }
 
     /// The kick a member standing on `kicker` gives the ball, if it stands next to it.
-    /// `vacated` is a square to treat as empty: the mover's old square, when looking ahead.
-    fn kick_from(&self, kicker: Square, vacated: Option<Square>) -> Option<Kick> {
+    ///
+    /// It may be asked before the move is made: the mover's old square never lies on the
+    /// ball's path (old square, ball and new square would be in line with the ball between
+    /// them, and no move passes the ball), and the new square lies behind the ball.
+    fn kick_from(&self, kicker: Square) -> Option<Kick> {
         if kicker.king_distance(self.ball) != 1 {
             return None;
         }
@@ -566,7 +569,7 @@ impl Chessyball {
         let mut at = self.ball;
         loop {
             let next = at.offset(df, dr);
-            if self.occupant(next).is_some() && Some(next) != vacated {
+            if self.occupant(next).is_some() {
                 break;
             }
             if let Some(owner) = self.pitch.goal_owner(next) {
@@ -588,8 +591,8 @@ impl Chessyball {
         })
     }
 
-    fn moves_ball(&self, from: Square, to: Square) -> bool {
-        self.kick_from(to, Some(from)).is_some_and(Kick::moves_ball)
+    fn moves_ball(&self, to: Square) -> bool {
+        self.kick_from(to).is_some_and(Kick::moves_ball)
     }
 
     /// The moves of the side to act, filtered to ball-moving ones during an extension.
@@ -600,7 +603,7 @@ impl Chessyball {
                 continue;
             }
             for to in self.destinations(id) {
-                if self.extension_actions.is_none() || self.moves_ball(piece.square, to) {
+                if self.extension_actions.is_none() || self.moves_ball(to) {
                     out.push(Action::Move {
                         from: piece.square,
                         to,
@@ -732,7 +735,7 @@ impl Chessyball {
         let legal: Vec<String> = self
             .destinations(id)
             .into_iter()
-            .filter(|&sq| self.extension_actions.is_none() || self.moves_ball(from, sq))
+            .filter(|&sq| self.extension_actions.is_none() || self.moves_ball(sq))
             .map(|sq| format!("{from}-{sq}"))
             .collect();
         let options = if legal.is_empty() {
@@ -804,7 +807,7 @@ impl Chessyball {
             from,
             to,
         });
-        let kick = self.kick_from(to, None);
+        let kick = self.kick_from(to);
         if let Some(kick) = kick {
             events.push(Event::BallKicked {
                 piece: id as u32,
