@@ -287,7 +287,6 @@ impl Game for Chessyball {
             files: settings.files,
             ranks: settings.ranks,
         };
-        let mut rng = Rng::new(setup.seed);
         let (pieces, ball, fixed_seat) = match &setup.position {
             Some(text) => {
                 let start = notation::parse_position(pitch, text)?;
@@ -299,7 +298,7 @@ impl Game for Chessyball {
         let mut game = Self {
             settings,
             pitch,
-            rng: Rng::new(0),
+            rng: Rng::new(setup.seed),
             start_squares: pieces.iter().map(|p| p.square).collect(),
             grid: vec![EMPTY; pitch.cell_count()],
             pieces,
@@ -325,7 +324,7 @@ impl Game for Chessyball {
             (Some(seat), _) => (seat, false),
             (None, StartingSeat::Home) => (HOME, false),
             (None, StartingSeat::Away) => (AWAY, false),
-            (None, StartingSeat::Coin) => (Seat(rng.below(2) as u8), true),
+            (None, StartingSeat::Coin) => (Seat(game.rng.below(2) as u8), true),
         };
         game.starting_seat = starting_seat;
         let mut opening = vec![Event::StartingSeatChosen {
@@ -335,12 +334,11 @@ impl Game for Chessyball {
         match ball {
             Some(square) => game.ball = square,
             None => {
-                let (square, placement) = game.kick_off_square(&mut rng, starting_seat);
+                let (square, placement) = game.kick_off_square(starting_seat);
                 game.ball = square;
                 opening.push(Event::BallPlaced { square, placement });
             }
         }
-        game.rng = rng;
         game.start_turn(starting_seat, &mut opening);
         game.opening = opening;
         Ok(game)
@@ -939,9 +937,7 @@ impl Chessyball {
                 }
                 self.rebuild_grid();
                 events.push(Event::PiecesReset);
-                let mut rng = self.rng.clone();
-                let (square, placement) = self.kick_off_square(&mut rng, conceding);
-                self.rng = rng;
+                let (square, placement) = self.kick_off_square(conceding);
                 self.place_ball(square, placement, events);
             }
             AfterGoal::BallToCentre => {
@@ -987,10 +983,10 @@ impl Chessyball {
 
     /// The square the ball goes to at a kick-off, before checking it is free. `seat` is the
     /// side about to move (the conceding side after a goal).
-    fn kick_off_square(&self, rng: &mut Rng, seat: Seat) -> (Square, BallPlacement) {
+    fn kick_off_square(&mut self, seat: Seat) -> (Square, BallPlacement) {
         match self.settings.ball_start {
             BallStart::Coin if self.turn_number == 0 => (
-                *rng.pick(&self.pitch.centre_squares()),
+                *self.rng.pick(&self.pitch.centre_squares()),
                 BallPlacement::Centre,
             ),
             BallStart::Coin => (self.pitch.centre_of(seat), BallPlacement::Centre),
@@ -1006,7 +1002,7 @@ impl Chessyball {
                             && self.occupant(sq).is_none()
                     })
                     .collect();
-                (*rng.pick(&candidates), BallPlacement::Random)
+                (*self.rng.pick(&candidates), BallPlacement::Random)
             }
         }
     }

@@ -681,6 +681,12 @@ fn extensions_follow_three_ball_moving_actions_and_demand_ball_moves() {
         seat: HOME,
         limit: 2
     }));
+    let details = game.details(Viewer::Seat(AWAY));
+    assert_eq!(
+        (details.actions_taken, details.extension_actions),
+        (3, Some(0))
+    );
+    assert!(details.ball_moved_every_action);
     let turn = game.turn();
     assert_eq!(turn.phase, "extension");
     assert_eq!(turn.actions_left, Some(2));
@@ -736,6 +742,7 @@ fn an_action_that_leaves_the_ball_alone_forfeits_the_extension() {
     let mut game = custom(&extension_cells(), "h", &given);
     play(&mut game, HOME, &mv("e6", "g6"));
     play(&mut game, HOME, &mv("h10", "h11"));
+    assert!(!game.details(Viewer::Spectator).ball_moved_every_action);
     let events = play(&mut game, HOME, &mv("m6", "m7"));
     assert!(
         !events
