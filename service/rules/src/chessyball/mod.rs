@@ -947,17 +947,9 @@ impl Chessyball {
                     events,
                 );
             }
-            AfterGoal::DefenderPlaces => {
-                if self.free_box_squares(conceding).is_empty() {
-                    self.place_ball(
-                        self.pitch.centre_of(conceding),
-                        BallPlacement::Centre,
-                        events,
-                    );
-                } else {
-                    self.phase = Phase::PlaceBall;
-                }
-            }
+            // The box always has a free square here: every cell next to a goal that the ball
+            // may cross lies in that goal's box, so the ball just rolled through a box square.
+            AfterGoal::DefenderPlaces => self.phase = Phase::PlaceBall,
         }
         self.start_turn(conceding, events);
     }

@@ -471,6 +471,13 @@ fn a_blocked_ball_stays_and_a_move_away_from_the_ball_kicks_nothing() {
 }
 
 #[test]
+fn the_keeper_kicks_like_any_member() {
+    let mut game = custom(&with_ball("d7", &[("e3", 'M')]), "h", &[]);
+    play(&mut game, HOME, &mv("b6", "c6"));
+    assert_eq!(game.ball, sq("g10"), "e8 f9 g10, then h11 is outside");
+}
+
+#[test]
 fn a_diagonal_kick_rolls_to_the_corner_of_the_inner_rectangle() {
     let mut game = custom(&with_ball("h8", &[("i8", 'M')]), "h", &[]);
     play(&mut game, HOME, &mv("i8", "i9"));
