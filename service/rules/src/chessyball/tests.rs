@@ -82,15 +82,10 @@ fn sorted(names: &[&str]) -> Vec<String> {
 
 /// Home to move with one action (the match's first turn); the away keeper and a far-away away
 /// member only make the teams legal.
-fn with_ball(ball: &str, extra: &[(&str, char)]) -> Vec<(&'static str, char)> {
-    let mut cells: Vec<(&'static str, char)> = vec![("b6", 'K'), ("q8", 'k'), ("r11", 'm')];
-    cells.push((leak(ball), 'o'));
-    cells.extend(extra.iter().map(|&(name, c)| (leak(name), c)));
+fn with_ball(ball: &'static str, extra: &[(&'static str, char)]) -> Vec<(&'static str, char)> {
+    let mut cells = vec![("b6", 'K'), ("q8", 'k'), ("r11", 'm'), (ball, 'o')];
+    cells.extend_from_slice(extra);
     cells
-}
-
-fn leak(name: &str) -> &'static str {
-    Box::leak(name.to_owned().into_boxed_str())
 }
 
 // ---------------------------------------------------------------- the pitch and the start
