@@ -184,8 +184,6 @@ impl Settings {
                 ranks - 1
             )));
         }
-        let first_to = options.int("first_to") as u32;
-        let total_goals = options.int("total_goals") as u32;
         Ok(Self {
             files: files as i8,
             ranks: ranks as i8,
@@ -215,8 +213,8 @@ impl Settings {
                 "defender_places" => AfterGoal::DefenderPlaces,
                 _ => AfterGoal::Reset,
             },
-            first_to,
-            total_goals,
+            first_to: options.int("first_to") as u32,
+            total_goals: options.int("total_goals") as u32,
             max_turns: options.int("max_turns") as u32,
             shootout: options.bool("shootout"),
         })
