@@ -9,6 +9,7 @@
 //! picking one entry from [`Game::legal_actions`].
 
 pub mod board;
+pub mod chessyball;
 pub mod game;
 pub mod geometry;
 pub mod kings_goal;

@@ -1,0 +1,1185 @@
+//! Chessyball: two teams of queen-moving team-members push one ball around an 18x11 grid.
+//!
+//! A member that ends a move next to the ball kicks it straight away from itself; the ball
+//! rolls until a member or the edge of the inner rectangle stops it, and scores if it rolls
+//! into a goal. `docs/rules/chessyball.md` explains every rule, decision and option.
+
+mod notation;
+mod pitch;
+mod settings;
+#[cfg(test)]
+mod tests;
+
+use crate::board::{BallView, BoardView, PieceView, Zone, ZoneKind};
+use crate::game::{
+    Emitted, Game, Outcome, RuleError, Seat, SetupSpec, Turn, TurnStructure, VariantInfo, Viewer,
+};
+use crate::geometry::{KING_DIRECTIONS, Square};
+use crate::rng::Rng;
+
+use pitch::Pitch;
+pub use settings::{AfterGoal, BallStart, PassThrough, StartingSeat};
+use settings::{Settings, option_specs};
+
+/// Defends the goal on the first file.
+pub const HOME: Seat = Seat(0);
+/// Defends the goal on the last file.
+pub const AWAY: Seat = Seat(1);
+
+/// A d6 roll of at least this scores a penalty: two saves in six.
+const PENALTY_SCORES_FROM: u8 = 3;
+/// Kicks per side before sudden death.
+const SHOOTOUT_REGULAR_ROUNDS: usize = 5;
+/// Sudden-death rounds before a seeded coin settles the shoot-out, so it always ends.
+const SHOOTOUT_SUDDEN_DEATH_ROUNDS: usize = 20;
+
+/// One atomic Chessyball action.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// A team-member moves in a straight line (queen-like); notation `e9-g9`.
+    Move { from: Square, to: Square },
+    /// After a conceded goal under `after_goal = defender_places`: the ball goes on an empty
+    /// square of the own keeper box; notation `ball@c6`.
+    PlaceBall { square: Square },
+    /// Ends the turn early (where the options allow) or ends an extension; notation `end`.
+    EndTurn,
+    /// Takes a penalty in the shoot-out; notation `shoot`.
+    Shoot,
+}
+
+/// How the ball came to rest on a square without being kicked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BallPlacement {
+    /// On a centre square at a kick-off.
+    Centre,
+    /// On a seeded random square (`ball_start = anywhere`).
+    Random,
+    /// Placed by the conceding side in its keeper box.
+    ByDefender,
+    /// On the nearest free square, because the square the rules name is taken.
+    NearestFree,
+}
+
+/// Why a turn ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TurnEndReason {
+    /// Every action of the turn was used.
+    ActionsUsed,
+    /// The side ended it with `end`.
+    EndedEarly,
+    /// A goal was scored.
+    Goal,
+    /// The side had no legal action left.
+    NoLegalAction,
+    /// An extension used its last extra action.
+    ExtensionLimit,
+}
+
+/// Why the match ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatchEndReason {
+    /// A side reached `first_to` goals.
+    GoalTarget,
+    /// The sides together reached `total_goals`.
+    TotalGoals,
+    /// `max_turns` turns were played.
+    TurnLimit,
+    /// The penalty shoot-out was decided by kicks.
+    Shootout,
+    /// The penalty shoot-out stayed level through sudden death and a coin decided it.
+    ShootoutCoin,
+}
+
+/// Something that happened in a Chessyball match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// Who takes the first turn; `by_coin` when a seeded coin flip chose it.
+    StartingSeatChosen {
+        seat: Seat,
+        by_coin: bool,
+    },
+    BallPlaced {
+        square: Square,
+        placement: BallPlacement,
+    },
+    TurnStarted {
+        seat: Seat,
+        number: u32,
+        /// Actions this turn allows before any extension.
+        actions: u32,
+    },
+    PieceMoved {
+        piece: u32,
+        from: Square,
+        to: Square,
+    },
+    /// The ball was kicked by `piece`; `to == from` when the very first square was blocked.
+    /// A goal follows when `to` is a goal cell.
+    BallKicked {
+        piece: u32,
+        from: Square,
+        to: Square,
+    },
+    GoalScored {
+        /// The side credited with the goal.
+        seat: Seat,
+        /// The ball went into the mover's own goal.
+        own_goal: bool,
+        square: Square,
+        score: [u32; 2],
+    },
+    /// Every piece went back to its start square.
+    PiecesReset,
+    /// The side moved the ball with each of its three actions and may go on.
+    ExtensionStarted {
+        seat: Seat,
+        limit: u32,
+    },
+    TurnEnded {
+        seat: Seat,
+        actions: u32,
+        reason: TurnEndReason,
+    },
+    ShootoutStarted {
+        first: Seat,
+    },
+    PenaltyTaken {
+        seat: Seat,
+        /// The kick's round, from 1.
+        round: u32,
+        roll: u8,
+        scored: bool,
+        tally: [u32; 2],
+    },
+    /// The shoot-out was still level after sudden death; a seeded coin chose the winner.
+    ShootoutCoinFlipped {
+        winner: Seat,
+    },
+    MatchEnded {
+        winner: Option<Seat>,
+        score: [u32; 2],
+        reason: MatchEndReason,
+    },
+}
+
+/// The penalties taken so far, per seat, in order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ShootoutDetails {
+    pub first: Option<Seat>,
+    pub kicks: [Vec<bool>; 2],
+}
+
+/// Chessyball state beside the board view.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Details {
+    pub score: [u32; 2],
+    /// The turn being played, from 1, both sides' turns counted.
+    pub turn_number: u32,
+    pub max_turns: u32,
+    /// 0 when off.
+    pub first_to: u32,
+    /// 0 when off.
+    pub total_goals: u32,
+    pub starting_seat: Seat,
+    /// Actions the current turn allows before any extension.
+    pub actions_allowed: u32,
+    pub actions_taken: u32,
+    /// Whether every action of this turn so far moved the ball (what an extension needs).
+    pub ball_moved_every_action: bool,
+    /// Extra actions taken in the running extension, when one runs.
+    pub extension_actions: Option<u32>,
+    pub extension_limit: u32,
+    /// Set once the shoot-out has begun.
+    pub shootout: Option<ShootoutDetails>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Piece {
+    owner: Seat,
+    keeper: bool,
+    square: Square,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Play,
+    PlaceBall,
+    Shootout,
+    Over,
+}
+
+/// Where a kick sends the ball.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Kick {
+    from: Square,
+    to: Square,
+    /// The seat whose goal the ball entered.
+    goal_of: Option<Seat>,
+}
+
+impl Kick {
+    fn moves_ball(self) -> bool {
+        self.to != self.from
+    }
+}
+
+const EMPTY: u8 = u8::MAX;
+
+/// A Chessyball match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chessyball {
+    settings: Settings,
+    pitch: Pitch,
+    rng: Rng,
+    /// Indexed by piece id.
+    pieces: Vec<Piece>,
+    start_squares: Vec<Square>,
+    /// Piece id per cell, `EMPTY` where none.
+    grid: Vec<u8>,
+    ball: Square,
+    phase: Phase,
+    to_move: Seat,
+    starting_seat: Seat,
+    turn_number: u32,
+    actions_allowed: u32,
+    actions_taken: u32,
+    ball_moved_every_action: bool,
+    extension_actions: Option<u32>,
+    opening_lifted: bool,
+    score: [u32; 2],
+    shootout: ShootoutDetails,
+    outcome: Option<Outcome>,
+    /// What happened before the first action: the coin flip, the ball's square, the first turn.
+    opening: Vec<Event>,
+}
+
+impl Game for Chessyball {
+    type Action = Action;
+    type Event = Event;
+    type Details = Details;
+
+    fn info() -> VariantInfo {
+        VariantInfo {
+            id: "chessyball",
+            name: "Chessyball",
+            summary: "Queen-moving team-members kick one ball by stopping next to it; three \
+                      actions a turn, first to three goals",
+            files: 18,
+            ranks: 11,
+            seats: vec!["home", "away"],
+            turn_structure: TurnStructure::MultiAction,
+            // Under the default options; extensions add up to `extension_limit` more.
+            max_actions_per_turn: 3,
+            setup_phase: false,
+            chance: true,
+            hidden_information: false,
+            options: option_specs(),
+            rules_version: "1",
+            position_notation: "ranks from the top separated by '/', M/K home member/keeper, \
+                                m/k away member/keeper, o the ball, digits count empty cells; \
+                                then optionally h or a for the side to move",
+        }
+    }
+
+    fn new(setup: &SetupSpec) -> Result<Self, RuleError> {
+        let settings = Settings::read(&setup.options)?;
+        let pitch = Pitch {
+            files: settings.files,
+            ranks: settings.ranks,
+        };
+        let (pieces, ball, fixed_seat) = match &setup.position {
+            Some(text) => {
+                let start = notation::parse_position(pitch, text)?;
+                validate_start(pitch, &settings, &start.pieces)?;
+                (start.pieces, Some(start.ball), start.to_move)
+            }
+            None => (default_pieces(pitch, settings.team_size), None, None),
+        };
+        let mut game = Self {
+            settings,
+            pitch,
+            rng: Rng::new(setup.seed),
+            start_squares: pieces.iter().map(|p| p.square).collect(),
+            grid: vec![EMPTY; pitch.cell_count()],
+            pieces,
+            ball: pitch.centre_of(HOME),
+            phase: Phase::Play,
+            to_move: HOME,
+            starting_seat: HOME,
+            turn_number: 0,
+            actions_allowed: 0,
+            actions_taken: 0,
+            ball_moved_every_action: true,
+            extension_actions: None,
+            opening_lifted: settings.ball_start == BallStart::Anywhere,
+            score: [0, 0],
+            shootout: ShootoutDetails::default(),
+            outcome: None,
+            opening: Vec::new(),
+        };
+        game.rebuild_grid();
+        // The opening draws from the generator before anything else, in a fixed order, so
+        // replays and the recorded events agree.
+        let (starting_seat, by_coin) = match (fixed_seat, settings.starting_seat) {
+            (Some(seat), _) => (seat, false),
+            (None, StartingSeat::Home) => (HOME, false),
+            (None, StartingSeat::Away) => (AWAY, false),
+            (None, StartingSeat::Coin) => (Seat(game.rng.below(2) as u8), true),
+        };
+        game.starting_seat = starting_seat;
+        let mut opening = vec![Event::StartingSeatChosen {
+            seat: starting_seat,
+            by_coin,
+        }];
+        match ball {
+            Some(square) => game.ball = square,
+            None => {
+                let (square, placement) = game.kick_off_square(starting_seat);
+                game.ball = square;
+                opening.push(Event::BallPlaced { square, placement });
+            }
+        }
+        game.start_turn(starting_seat, &mut opening);
+        game.opening = opening;
+        Ok(game)
+    }
+
+    fn turn(&self) -> Turn {
+        let (phase, actions_left) = match self.phase {
+            Phase::Play => match self.extension_actions {
+                Some(taken) => ("extension", self.settings.extension_limit - taken),
+                None => ("play", self.actions_allowed - self.actions_taken),
+            },
+            Phase::PlaceBall => ("place_ball", self.actions_allowed),
+            Phase::Shootout => ("shootout", 1),
+            Phase::Over => {
+                return Turn {
+                    phase: "over".to_owned(),
+                    to_act: Vec::new(),
+                    number: self.turn_number,
+                    actions_left: None,
+                    may_end_turn: false,
+                };
+            }
+        };
+        Turn {
+            phase: phase.to_owned(),
+            to_act: vec![self.to_move],
+            number: match self.phase {
+                Phase::Shootout => self.shootout_round(),
+                _ => self.turn_number,
+            },
+            actions_left: Some(actions_left),
+            may_end_turn: self.may_end_turn(),
+        }
+    }
+
+    fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+        if self.phase == Phase::Over || seat != self.to_move {
+            return Vec::new();
+        }
+        self.actions_of_mover()
+    }
+
+    fn apply(&mut self, seat: Seat, action: &Action) -> Result<Vec<Emitted<Event>>, RuleError> {
+        self.check_action(seat, action)?;
+        let mut events = Vec::new();
+        match *action {
+            Action::Move { from, to } => self.play_move(from, to, &mut events),
+            Action::PlaceBall { square } => {
+                self.ball = square;
+                events.push(Event::BallPlaced {
+                    square,
+                    placement: BallPlacement::ByDefender,
+                });
+                self.phase = Phase::Play;
+                self.settle_turn(&mut events);
+            }
+            Action::EndTurn => self.end_turn(TurnEndReason::EndedEarly, &mut events),
+            Action::Shoot => self.take_penalty(&mut events),
+        }
+        Ok(events.into_iter().map(Emitted::public).collect())
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome.clone()
+    }
+
+    fn scores(&self) -> Vec<u32> {
+        self.score.to_vec()
+    }
+
+    fn board(&self, _viewer: Viewer) -> BoardView {
+        let pitch = self.pitch;
+        let zone = |kind, owner, keep: &dyn Fn(Square) -> bool| Zone {
+            kind,
+            owner,
+            squares: pitch.squares().filter(|&sq| keep(sq)).collect(),
+        };
+        let mut zones = Vec::new();
+        for seat in [HOME, AWAY] {
+            zones.push(zone(ZoneKind::Goal, Some(seat), &|sq| {
+                pitch.goal_owner(sq) == Some(seat)
+            }));
+            zones.push(zone(ZoneKind::KeeperBox, Some(seat), &|sq| {
+                pitch.box_owner(sq) == Some(seat)
+            }));
+        }
+        zones.push(zone(ZoneKind::InnerArea, None, &|sq| pitch.is_inner(sq)));
+        BoardView {
+            files: pitch.files as u8,
+            ranks: pitch.ranks as u8,
+            zones,
+            pieces: self
+                .pieces
+                .iter()
+                .enumerate()
+                .map(|(id, piece)| PieceView {
+                    id: id as u32,
+                    owner: piece.owner,
+                    kind: if piece.keeper { "keeper" } else { "member" }.to_owned(),
+                    symbol: notation::piece_symbol(piece).to_string(),
+                    square: piece.square,
+                    spot: String::new(),
+                })
+                .collect(),
+            ball: Some(BallView {
+                square: Some(self.ball),
+                holder: None,
+                possible_holders: Vec::new(),
+            }),
+        }
+    }
+
+    fn details(&self, _viewer: Viewer) -> Details {
+        Details {
+            score: self.score,
+            turn_number: self.turn_number,
+            max_turns: self.settings.max_turns,
+            first_to: self.settings.first_to,
+            total_goals: self.settings.total_goals,
+            starting_seat: self.starting_seat,
+            actions_allowed: self.actions_allowed,
+            actions_taken: self.actions_taken,
+            ball_moved_every_action: self.ball_moved_every_action,
+            extension_actions: self.extension_actions,
+            extension_limit: self.settings.extension_limit,
+            shootout: self.shootout.first.map(|_| self.shootout.clone()),
+        }
+    }
+
+    fn format_action(&self, _seat: Seat, action: &Action) -> String {
+        notation::format_action(action)
+    }
+
+    fn parse_action(&self, seat: Seat, text: &str) -> Result<Action, RuleError> {
+        let action = notation::parse_action(text)?;
+        self.check_action(seat, &action)?;
+        Ok(action)
+    }
+
+    fn position(&self) -> String {
+        notation::format_position(self)
+    }
+}
+
+impl Chessyball {
+    /// What happened before the first action (the starting seat and how it was chosen, the
+    /// ball's kick-off square, the first turn). `Game::new` cannot return events, so the
+    /// server reads them here once when a match is created.
+    pub fn opening_events(&self) -> &[Event] {
+        &self.opening
+    }
+
+    fn rebuild_grid(&mut self) {
+        self.grid.fill(EMPTY);
+        for (id, piece) in self.pieces.iter().enumerate() {
+            self.grid[self.pitch.index(piece.square)] = id as u8;
+        }
+    }
+
+    fn occupant(&self, sq: Square) -> Option<usize> {
+        if !self.pitch.contains(sq) {
+            return None;
+        }
+        match self.grid[self.pitch.index(sq)] {
+            EMPTY => None,
+            id => Some(usize::from(id)),
+        }
+    }
+
+    fn may_pass(&self, mover: Seat, other: Seat) -> bool {
+        match self.settings.pass_through {
+            PassThrough::Nobody => false,
+            PassThrough::OwnTeam => mover == other,
+            PassThrough::Anyone => true,
+        }
+    }
+
+    /// Whether `piece` may finish a move on the empty square `sq`.
+    fn may_end(&self, piece: &Piece, sq: Square) -> bool {
+        if self.pitch.goal_owner(sq) == Some(piece.owner) {
+            return false;
+        }
+        let own_box = self.pitch.box_owner(sq) == Some(piece.owner);
+        if piece.keeper {
+            own_box || self.settings.keeper_leaves_box
+        } else {
+            !own_box
+        }
+    }
+
+    /// Every square piece `id` may move to, direction by direction, nearest first.
+    fn destinations(&self, id: usize) -> Vec<Square> {
+        let piece = &self.pieces[id];
+        let mut out = Vec::new();
+        for (df, dr) in KING_DIRECTIONS {
+            let mut at = piece.square;
+            loop {
+                at = at.offset(df, dr);
+                if !self.pitch.contains(at) || at == self.ball {
+                    break;
+                }
+                if let Some(other) = self.occupant(at) {
+                    if self.may_pass(piece.owner, self.pieces[other].owner) {
+                        continue;
+                    }
+                    break;
+                }
+                if self.may_end(piece, at) {
+                    out.push(at);
+                }
+            }
+        }
+        out
+    }
+
+    /// The kick a member standing on `kicker` gives the ball, if it stands next to it.
+    ///
+    /// It may be asked before the move is made: the mover's old square never lies on the
+    /// ball's path (old square, ball and new square would be in line with the ball between
+    /// them, and no move passes the ball), and the new square lies behind the ball.
+    fn kick_from(&self, kicker: Square) -> Option<Kick> {
+        if kicker.king_distance(self.ball) != 1 {
+            return None;
+        }
+        let (df, dr) = (self.ball.file - kicker.file, self.ball.rank - kicker.rank);
+        let mut at = self.ball;
+        loop {
+            let next = at.offset(df, dr);
+            if self.occupant(next).is_some() {
+                break;
+            }
+            if let Some(owner) = self.pitch.goal_owner(next) {
+                return Some(Kick {
+                    from: self.ball,
+                    to: next,
+                    goal_of: Some(owner),
+                });
+            }
+            if !self.pitch.is_inner(next) {
+                break;
+            }
+            at = next;
+        }
+        Some(Kick {
+            from: self.ball,
+            to: at,
+            goal_of: None,
+        })
+    }
+
+    fn moves_ball(&self, to: Square) -> bool {
+        self.kick_from(to).is_some_and(Kick::moves_ball)
+    }
+
+    /// The moves of the side to act, filtered to ball-moving ones during an extension.
+    fn moves_of_mover(&self) -> Vec<Action> {
+        let mut out = Vec::new();
+        for (id, piece) in self.pieces.iter().enumerate() {
+            if piece.owner != self.to_move {
+                continue;
+            }
+            for to in self.destinations(id) {
+                if self.extension_actions.is_none() || self.moves_ball(to) {
+                    out.push(Action::Move {
+                        from: piece.square,
+                        to,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    fn actions_of_mover(&self) -> Vec<Action> {
+        match self.phase {
+            Phase::Over => Vec::new(),
+            Phase::Shootout => vec![Action::Shoot],
+            Phase::PlaceBall => self
+                .free_box_squares(self.to_move)
+                .into_iter()
+                .map(|square| Action::PlaceBall { square })
+                .collect(),
+            Phase::Play => {
+                let mut actions = self.moves_of_mover();
+                if self.may_end_turn() {
+                    actions.push(Action::EndTurn);
+                }
+                actions
+            }
+        }
+    }
+
+    fn may_end_turn(&self) -> bool {
+        self.phase == Phase::Play
+            && (self.extension_actions.is_some()
+                || (self.settings.end_turn_early && self.actions_taken >= 1))
+    }
+
+    fn free_box_squares(&self, seat: Seat) -> Vec<Square> {
+        self.pitch
+            .squares()
+            .filter(|&sq| self.pitch.box_owner(sq) == Some(seat) && self.occupant(sq).is_none())
+            .collect()
+    }
+
+    fn shootout_round(&self) -> u32 {
+        self.shootout.kicks[self.to_move.index()].len() as u32 + 1
+    }
+
+    fn seat_name(seat: Seat) -> &'static str {
+        if seat == HOME { "home" } else { "away" }
+    }
+
+    /// Accepts exactly the listed legal actions; otherwise says why not and what is legal.
+    fn check_action(&self, seat: Seat, action: &Action) -> Result<(), RuleError> {
+        if self.phase == Phase::Over {
+            return Err(RuleError::game_over());
+        }
+        if seat != self.to_move {
+            return Err(RuleError::not_your_turn(format!(
+                "it is {}'s turn, not {}'s",
+                Self::seat_name(self.to_move),
+                Self::seat_name(seat)
+            )));
+        }
+        let legal = self.actions_of_mover();
+        if legal.contains(action) {
+            return Ok(());
+        }
+        let listed = |actions: &[Action]| {
+            actions
+                .iter()
+                .map(notation::format_action)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let message = match (self.phase, action) {
+            (Phase::Shootout, _) => "the match is in the penalty shoot-out: the only action is \
+                                     `shoot`"
+                .to_owned(),
+            (Phase::PlaceBall, _) => format!(
+                "your side conceded and must first place the ball on an empty square of its \
+                 keeper box: {}",
+                listed(&legal)
+            ),
+            (Phase::Play, Action::Move { from, to }) => self.explain_move(*from, *to),
+            (Phase::Play, Action::EndTurn) => format!(
+                "the turn may not end now ({} of {} actions taken; ending early is {}); play a \
+                 move instead",
+                self.actions_taken,
+                self.actions_allowed,
+                if self.settings.end_turn_early {
+                    "allowed after the first action"
+                } else {
+                    "switched off by the match options"
+                }
+            ),
+            (Phase::Play, Action::PlaceBall { .. }) => {
+                "the ball is placed only by a side that conceded a goal under \
+                 `after_goal = defender_places`; play a move instead"
+                    .to_owned()
+            }
+            (Phase::Play, Action::Shoot) => {
+                "penalties are taken only in the shoot-out; play a move instead".to_owned()
+            }
+            (Phase::Over, _) => unreachable!("checked above"),
+        };
+        Err(RuleError::illegal(message))
+    }
+
+    fn explain_move(&self, from: Square, to: Square) -> String {
+        let Some(id) = self
+            .occupant(from)
+            .filter(|&id| self.pieces[id].owner == self.to_move)
+        else {
+            let own: Vec<String> = self
+                .pieces
+                .iter()
+                .filter(|p| p.owner == self.to_move)
+                .map(|p| p.square.to_string())
+                .collect();
+            let whose = match self.occupant(from) {
+                Some(_) => "an opponent stands there",
+                None => "the square is empty",
+            };
+            return format!(
+                "no team-member of yours on {from} ({whose}); yours stand on {}",
+                own.join(" ")
+            );
+        };
+        let piece = &self.pieces[id];
+        let legal: Vec<String> = self
+            .destinations(id)
+            .into_iter()
+            .filter(|&sq| self.extension_actions.is_none() || self.moves_ball(sq))
+            .map(|sq| format!("{from}-{sq}"))
+            .collect();
+        let options = if legal.is_empty() {
+            "this member has no legal move".to_owned()
+        } else {
+            format!("legal moves of this member: {}", legal.join(" "))
+        };
+        let (df, dr) = (to.file - from.file, to.rank - from.rank);
+        let reason = if !self.pitch.contains(to) {
+            format!("{to} is off the board")
+        } else if (df, dr) == (0, 0) || !(df == 0 || dr == 0 || df.abs() == dr.abs()) {
+            format!("{from}-{to} is not a straight orthogonal or diagonal line")
+        } else if let Some(blocker) = self.first_blocker(piece, from, to) {
+            blocker
+        } else if !self.may_end(piece, to) {
+            if self.pitch.goal_owner(to) == Some(piece.owner) {
+                format!("{to} is in your own goal, where no team-member may end a move")
+            } else if piece.keeper {
+                format!("{to} is outside your keeper box, which the keeper may not leave")
+            } else {
+                format!("{to} is in your own keeper box, where only the keeper may end a move")
+            }
+        } else {
+            format!(
+                "in an extension every action must move the ball, and {from}-{to} does not; \
+                 `end` ends the turn"
+            )
+        };
+        format!("{reason}; {options}")
+    }
+
+    /// What stops the straight move `from`-`to`, on the way or on the target.
+    fn first_blocker(&self, piece: &Piece, from: Square, to: Square) -> Option<String> {
+        let (df, dr) = (
+            (to.file - from.file).signum(),
+            (to.rank - from.rank).signum(),
+        );
+        let mut at = from;
+        while at != to {
+            at = at.offset(df, dr);
+            let place = if at == to {
+                "stands on"
+            } else {
+                "blocks the way on"
+            };
+            if at == self.ball {
+                return Some(format!("the ball {place} {at}"));
+            }
+            if let Some(other) = self.occupant(at) {
+                let mate = self.pieces[other].owner == piece.owner;
+                if at == to || !self.may_pass(piece.owner, self.pieces[other].owner) {
+                    let who = if mate { "a team-mate" } else { "an opponent" };
+                    return Some(format!("{who} {place} {at}"));
+                }
+            }
+        }
+        None
+    }
+
+    fn play_move(&mut self, from: Square, to: Square, events: &mut Vec<Event>) {
+        let id = self
+            .occupant(from)
+            .expect("a checked move starts on a piece");
+        self.grid[self.pitch.index(from)] = EMPTY;
+        self.grid[self.pitch.index(to)] = id as u8;
+        self.pieces[id].square = to;
+        events.push(Event::PieceMoved {
+            piece: id as u32,
+            from,
+            to,
+        });
+        let kick = self.kick_from(to);
+        if let Some(kick) = kick {
+            events.push(Event::BallKicked {
+                piece: id as u32,
+                from: kick.from,
+                to: kick.to,
+            });
+            self.ball = kick.to;
+        }
+        match self.extension_actions.as_mut() {
+            Some(extra) => *extra += 1,
+            None => self.actions_taken += 1,
+        }
+        if let Some(conceding) = kick.and_then(|k| k.goal_of) {
+            self.goal(conceding, events);
+            return;
+        }
+        self.ball_moved_every_action &= kick.is_some_and(Kick::moves_ball);
+        match self.extension_actions {
+            Some(extra) => {
+                if extra >= self.settings.extension_limit {
+                    self.end_turn(TurnEndReason::ExtensionLimit, events);
+                    return;
+                }
+            }
+            None => {
+                if self.actions_taken >= self.actions_allowed {
+                    if self.settings.extensions
+                        && self.actions_allowed == FULL_TURN
+                        && self.ball_moved_every_action
+                    {
+                        self.extension_actions = Some(0);
+                        events.push(Event::ExtensionStarted {
+                            seat: self.to_move,
+                            limit: self.settings.extension_limit,
+                        });
+                    } else {
+                        self.end_turn(TurnEndReason::ActionsUsed, events);
+                        return;
+                    }
+                }
+            }
+        }
+        self.settle_turn(events);
+    }
+
+    /// Ends the turn when the side to act has no move left (an extension with no ball-moving
+    /// move left ends this way too).
+    fn settle_turn(&mut self, events: &mut Vec<Event>) {
+        if self.phase == Phase::Play && self.moves_of_mover().is_empty() {
+            self.end_turn(TurnEndReason::NoLegalAction, events);
+        }
+    }
+
+    fn actions_this_turn(&self) -> u32 {
+        self.actions_taken + self.extension_actions.unwrap_or(0)
+    }
+
+    /// Records the end of the turn; false when that ended the match (or began the shoot-out).
+    fn close_turn(&mut self, reason: TurnEndReason, events: &mut Vec<Event>) -> bool {
+        events.push(Event::TurnEnded {
+            seat: self.to_move,
+            actions: self.actions_this_turn(),
+            reason,
+        });
+        match self.end_reason() {
+            Some(end) => {
+                self.finish(end, events);
+                false
+            }
+            None => true,
+        }
+    }
+
+    fn end_turn(&mut self, reason: TurnEndReason, events: &mut Vec<Event>) {
+        if self.close_turn(reason, events) {
+            self.start_turn(self.to_move.opponent(), events);
+        }
+    }
+
+    fn end_reason(&self) -> Option<MatchEndReason> {
+        let s = &self.settings;
+        if s.first_to > 0 && self.score.iter().any(|&g| g >= s.first_to) {
+            Some(MatchEndReason::GoalTarget)
+        } else if s.total_goals > 0 && self.score.iter().sum::<u32>() >= s.total_goals {
+            Some(MatchEndReason::TotalGoals)
+        } else if self.turn_number >= s.max_turns {
+            Some(MatchEndReason::TurnLimit)
+        } else {
+            None
+        }
+    }
+
+    fn start_turn(&mut self, seat: Seat, events: &mut Vec<Event>) {
+        self.turn_number += 1;
+        self.to_move = seat;
+        self.actions_taken = 0;
+        self.ball_moved_every_action = true;
+        self.extension_actions = None;
+        // The 1-2-3 opening offsets the first mover's advantage at the match's start only.
+        self.actions_allowed = if self.opening_lifted {
+            FULL_TURN
+        } else {
+            self.turn_number.min(FULL_TURN)
+        };
+        events.push(Event::TurnStarted {
+            seat,
+            number: self.turn_number,
+            actions: self.actions_allowed,
+        });
+        self.settle_turn(events);
+    }
+
+    fn goal(&mut self, conceding: Seat, events: &mut Vec<Event>) {
+        let scorer = conceding.opponent();
+        self.score[scorer.index()] += 1;
+        events.push(Event::GoalScored {
+            seat: scorer,
+            own_goal: conceding == self.to_move,
+            square: self.ball,
+            score: self.score,
+        });
+        if !self.close_turn(TurnEndReason::Goal, events) {
+            return;
+        }
+        match self.settings.after_goal {
+            AfterGoal::Reset => {
+                for (piece, &square) in self.pieces.iter_mut().zip(&self.start_squares) {
+                    piece.square = square;
+                }
+                self.rebuild_grid();
+                events.push(Event::PiecesReset);
+                let (square, placement) = self.kick_off_square(conceding);
+                self.place_ball(square, placement, events);
+            }
+            AfterGoal::BallToCentre => {
+                self.place_ball(
+                    self.pitch.centre_of(conceding),
+                    BallPlacement::Centre,
+                    events,
+                );
+            }
+            // The box always has a free square here: every cell next to a goal that the ball
+            // may cross lies in that goal's box, so the ball just rolled through a box square.
+            AfterGoal::DefenderPlaces => self.phase = Phase::PlaceBall,
+        }
+        self.start_turn(conceding, events);
+    }
+
+    /// Puts the ball on `square`, or on the nearest free inner square when a piece stands there.
+    fn place_ball(&mut self, square: Square, placement: BallPlacement, events: &mut Vec<Event>) {
+        let (square, placement) = if self.occupant(square).is_none() {
+            (square, placement)
+        } else {
+            (self.nearest_free(square), BallPlacement::NearestFree)
+        };
+        self.ball = square;
+        events.push(Event::BallPlaced { square, placement });
+    }
+
+    fn nearest_free(&self, target: Square) -> Square {
+        self.pitch
+            .squares()
+            .filter(|&sq| self.pitch.is_inner(sq) && self.occupant(sq).is_none())
+            .min_by_key(|&sq| (sq.king_distance(target), sq))
+            .expect("at most 22 pieces never fill the inner rectangle")
+    }
+
+    /// The square the ball goes to at a kick-off, before checking it is free. `seat` is the
+    /// side about to move (the conceding side after a goal).
+    fn kick_off_square(&mut self, seat: Seat) -> (Square, BallPlacement) {
+        match self.settings.ball_start {
+            BallStart::Coin if self.turn_number == 0 => (
+                *self.rng.pick(&self.pitch.centre_squares()),
+                BallPlacement::Centre,
+            ),
+            BallStart::Coin => (self.pitch.centre_of(seat), BallPlacement::Centre),
+            BallStart::HomeSide => (self.pitch.centre_of(HOME), BallPlacement::Centre),
+            BallStart::AwaySide => (self.pitch.centre_of(AWAY), BallPlacement::Centre),
+            BallStart::Anywhere => {
+                let candidates: Vec<Square> = self
+                    .pitch
+                    .squares()
+                    .filter(|&sq| {
+                        self.pitch.is_inner(sq)
+                            && self.pitch.box_owner(sq).is_none()
+                            && self.occupant(sq).is_none()
+                    })
+                    .collect();
+                (*self.rng.pick(&candidates), BallPlacement::Random)
+            }
+        }
+    }
+
+    /// Ends the match, or begins the shoot-out when it ends level and the option asks for one.
+    fn finish(&mut self, reason: MatchEndReason, events: &mut Vec<Event>) {
+        if self.settings.shootout && self.score[0] == self.score[1] {
+            let first = self.starting_seat.opponent();
+            self.phase = Phase::Shootout;
+            self.to_move = first;
+            self.shootout.first = Some(first);
+            events.push(Event::ShootoutStarted { first });
+            return;
+        }
+        let winner = match self.score[0].cmp(&self.score[1]) {
+            std::cmp::Ordering::Greater => Some(HOME),
+            std::cmp::Ordering::Less => Some(AWAY),
+            std::cmp::Ordering::Equal => None,
+        };
+        let detail = match reason {
+            MatchEndReason::GoalTarget => format!("first to {} goals", self.settings.first_to),
+            MatchEndReason::TotalGoals => {
+                format!("{} goals in total were scored", self.settings.total_goals)
+            }
+            MatchEndReason::TurnLimit => {
+                format!("the limit of {} turns was reached", self.settings.max_turns)
+            }
+            MatchEndReason::Shootout | MatchEndReason::ShootoutCoin => {
+                unreachable!("shoot-outs end in end_shootout")
+            }
+        };
+        self.conclude(winner, reason, detail, events);
+    }
+
+    fn conclude(
+        &mut self,
+        winner: Option<Seat>,
+        reason: MatchEndReason,
+        detail: String,
+        events: &mut Vec<Event>,
+    ) {
+        self.phase = Phase::Over;
+        self.outcome = Some(Outcome {
+            winner,
+            scores: self.score.to_vec(),
+            reason: match winner {
+                Some(_) => detail,
+                None => format!("draw: {detail}"),
+            },
+        });
+        events.push(Event::MatchEnded {
+            winner,
+            score: self.score,
+            reason,
+        });
+    }
+
+    fn take_penalty(&mut self, events: &mut Vec<Event>) {
+        let seat = self.to_move;
+        let round = self.shootout_round();
+        let roll = self.rng.roll(6);
+        let scored = roll >= PENALTY_SCORES_FROM;
+        self.shootout.kicks[seat.index()].push(scored);
+        let tally = self.shootout_tally();
+        events.push(Event::PenaltyTaken {
+            seat,
+            round,
+            roll,
+            scored,
+            tally,
+        });
+        let first = self.shootout.first.expect("a shoot-out has a first kicker");
+        let second = first.opponent();
+        let taken = |s: Seat| self.shootout.kicks[s.index()].len();
+        let goals = |s: Seat| tally[s.index()] as usize;
+        let mut winner = None;
+        if taken(first) <= SHOOTOUT_REGULAR_ROUNDS && taken(second) <= SHOOTOUT_REGULAR_ROUNDS {
+            // Decided as soon as one side cannot catch up with its remaining kicks.
+            for (side, other) in [(first, second), (second, first)] {
+                if goals(side) > goals(other) + SHOOTOUT_REGULAR_ROUNDS - taken(other) {
+                    winner = Some(side);
+                }
+            }
+        } else if taken(first) == taken(second) && goals(first) != goals(second) {
+            winner = Some(if goals(first) > goals(second) {
+                first
+            } else {
+                second
+            });
+        }
+        let last_round = SHOOTOUT_REGULAR_ROUNDS + SHOOTOUT_SUDDEN_DEATH_ROUNDS;
+        let reason = if winner.is_some() {
+            MatchEndReason::Shootout
+        } else if taken(first) == last_round && taken(second) == last_round {
+            let coin = Seat(self.rng.below(2) as u8);
+            events.push(Event::ShootoutCoinFlipped { winner: coin });
+            winner = Some(coin);
+            MatchEndReason::ShootoutCoin
+        } else {
+            self.to_move = if taken(first) > taken(second) {
+                second
+            } else {
+                first
+            };
+            return;
+        };
+        let detail = format!(
+            "penalty shoot-out {}-{}{}",
+            tally[0],
+            tally[1],
+            if reason == MatchEndReason::ShootoutCoin {
+                ", then a coin flip"
+            } else {
+                ""
+            }
+        );
+        self.conclude(winner, reason, detail, events);
+    }
+
+    fn shootout_tally(&self) -> [u32; 2] {
+        self.shootout
+            .kicks
+            .clone()
+            .map(|kicks| kicks.iter().filter(|&&scored| scored).count() as u32)
+    }
+}
+
+/// A turn's full number of actions.
+const FULL_TURN: u32 = 3;
+
+fn default_pieces(pitch: Pitch, team_size: usize) -> Vec<Piece> {
+    let home = pitch.home_formation(team_size);
+    let mut pieces = Vec::with_capacity(2 * home.len());
+    for owner in [HOME, AWAY] {
+        for (slot, &square) in home.iter().enumerate() {
+            pieces.push(Piece {
+                owner,
+                keeper: slot == 0,
+                square: if owner == HOME {
+                    square
+                } else {
+                    pitch.mirror(square)
+                },
+            });
+        }
+    }
+    pieces
+}
+
+/// The most team-members one side may field in a custom position.
+const MAX_TEAM: usize = 11;
+
+fn validate_start(pitch: Pitch, settings: &Settings, pieces: &[Piece]) -> Result<(), RuleError> {
+    for seat in [HOME, AWAY] {
+        let name = Chessyball::seat_name(seat);
+        let team: Vec<&Piece> = pieces.iter().filter(|p| p.owner == seat).collect();
+        if team.is_empty() || team.len() > MAX_TEAM {
+            return Err(RuleError::invalid_position(format!(
+                "{name} has {} team-members; each side needs 1 to {MAX_TEAM}",
+                team.len()
+            )));
+        }
+        if team.iter().filter(|p| p.keeper).count() > 1 {
+            return Err(RuleError::invalid_position(format!(
+                "{name} has more than one keeper; a side has at most one"
+            )));
+        }
+        for piece in team {
+            let sq = piece.square;
+            let own_box = pitch.box_owner(sq) == Some(seat);
+            let problem = if pitch.goal_owner(sq) == Some(seat) {
+                Some("stands in its own goal")
+            } else if piece.keeper && !own_box && !settings.keeper_leaves_box {
+                Some("is a keeper outside its keeper box")
+            } else if !piece.keeper && own_box {
+                Some("is a member (not the keeper) inside its own keeper box")
+            } else {
+                None
+            };
+            if let Some(problem) = problem {
+                return Err(RuleError::invalid_position(format!(
+                    "the {name} piece on {sq} {problem}"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
