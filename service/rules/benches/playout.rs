@@ -9,6 +9,7 @@
 
 use std::time::{Duration, Instant};
 
+use pitchmate_rules::chessyball::Chessyball;
 use pitchmate_rules::kings_goal::KingsGoal;
 use pitchmate_rules::playout::random_playout;
 use pitchmate_rules::soccer_chess::SoccerChess;
@@ -96,6 +97,7 @@ fn main() {
     );
     let variants: &[Variant] = &[
         ("soccer-chess", measure::<SoccerChess>),
+        ("chessyball", measure::<Chessyball>),
         ("kings-goal", measure::<KingsGoal>),
     ];
     for &(id, run) in variants {

@@ -259,6 +259,12 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + Sized + 'static {
     /// The whole current state in the variant's position notation.
     fn position(&self) -> String;
 
+    /// What happened when the game was set up, before any action (a coin flip for the starting
+    /// seat, a seeded ball placement). The host logs these once, right after creating a match.
+    fn opening_events(&self) -> Vec<Emitted<Self::Event>> {
+        Vec::new()
+    }
+
     /// Who may see that `seat` took `action`; hidden orders are private until revealed.
     fn action_visibility(&self, _seat: Seat, _action: &Self::Action) -> Visibility {
         Visibility::Public

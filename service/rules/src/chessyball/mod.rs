@@ -481,16 +481,14 @@ impl Game for Chessyball {
     fn position(&self) -> String {
         notation::format_position(self)
     }
+
+    /// The starting seat and how it was chosen, the ball's kick-off square, the first turn.
+    fn opening_events(&self) -> Vec<Emitted<Event>> {
+        self.opening.iter().cloned().map(Emitted::public).collect()
+    }
 }
 
 impl Chessyball {
-    /// What happened before the first action (the starting seat and how it was chosen, the
-    /// ball's kick-off square, the first turn). `Game::new` cannot return events, so the
-    /// server reads them here once when a match is created.
-    pub fn opening_events(&self) -> &[Event] {
-        &self.opening
-    }
-
     fn rebuild_grid(&mut self) {
         self.grid.fill(EMPTY);
         for (id, piece) in self.pieces.iter().enumerate() {
