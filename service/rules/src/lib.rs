@@ -14,6 +14,7 @@ pub mod geometry;
 pub mod options;
 pub mod playout;
 pub mod rng;
+pub mod xfutebol;
 
 pub use board::{BallView, BoardView, PieceView, Zone, ZoneKind};
 pub use game::{
