@@ -139,15 +139,17 @@ proptest! {
 
 #[test]
 fn random_match_lengths() {
-    let lengths: Vec<usize> = (0..16)
-        .map(|seed| {
-            let (finished, length) = random_match(&[], &[], seed);
-            assert!(finished);
-            length
-        })
-        .collect();
-    let max = *lengths.iter().max().unwrap();
-    let mean = lengths.iter().sum::<usize>() / lengths.len();
-    println!("random default matches: mean {mean} actions, max {max}, all {lengths:?}");
-    assert!(max < 3000);
+    for style in ["two_halves", "golden_goal", "goals", "movement_count"] {
+        let lengths: Vec<usize> = (0..12)
+            .map(|seed| {
+                let (finished, length) = random_match(&[], &[("winning_style", style)], seed);
+                assert!(finished, "{style} seed {seed} did not finish");
+                length
+            })
+            .collect();
+        let max = *lengths.iter().max().unwrap();
+        let mean = lengths.iter().sum::<usize>() / lengths.len();
+        println!("random {style} matches: mean {mean} actions, max {max}");
+        assert!(max < 3000);
+    }
 }
