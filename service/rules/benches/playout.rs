@@ -13,6 +13,7 @@ use pitchmate_rules::chessyball::Chessyball;
 use pitchmate_rules::kings_goal::KingsGoal;
 use pitchmate_rules::playout::random_playout;
 use pitchmate_rules::soccer_chess::SoccerChess;
+use pitchmate_rules::xfutebol::XFutebol;
 use pitchmate_rules::{Game, Rng, start};
 
 const BUDGET: Duration = Duration::from_secs(3);
@@ -99,6 +100,7 @@ fn main() {
         ("soccer-chess", measure::<SoccerChess>),
         ("chessyball", measure::<Chessyball>),
         ("kings-goal", measure::<KingsGoal>),
+        ("xfutebol", measure::<XFutebol>),
     ];
     for &(id, run) in variants {
         if wanted.is_empty() || wanted.iter().any(|w| w == id) {

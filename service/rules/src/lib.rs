@@ -17,6 +17,7 @@ pub mod options;
 pub mod playout;
 pub mod rng;
 pub mod soccer_chess;
+pub mod xfutebol;
 
 pub use board::{BallView, BoardView, PieceView, Zone, ZoneKind};
 pub use game::{

@@ -1,0 +1,486 @@
+//! Fouls, cards, free kicks, penalties and the red card's send-off.
+
+use std::cmp::Ordering;
+
+use crate::game::Seat;
+use crate::geometry::Square;
+
+use super::actions::{Action, Resolution};
+use super::duels::{KeeperResult, keeper_result};
+use super::events::{DuelKind, DuelOutcome, Event};
+use super::geometry::{in_goal_area, in_penalty_area};
+use super::lineup::Status;
+use super::{Ball, Phase, SetPiece, SetPieceRule, XFutebol};
+
+/// Pieces within this many king steps of a free kick form the barrier.
+const BARRIER_REACH: i8 = 2;
+/// Fouls that bring the yellow card; every foul from the next one on is a red card.
+const YELLOW_AT: u32 = 3;
+
+impl XFutebol {
+    /// Records a foul by `fouler` on `fouled` at `square`, ends the fouling team's turn and sets
+    /// up the set piece (after the send-off a red card asks for).
+    pub(super) fn commit_foul(
+        &mut self,
+        fouler: u32,
+        fouled: u32,
+        square: Square,
+        events: &mut Vec<Event>,
+    ) {
+        let seat = self.piece(fouler).seat;
+        let team = seat.index();
+        self.fouls[team] += 1;
+        let team_fouls = self.fouls[team];
+        events.push(Event::Foul {
+            seat,
+            piece: fouler,
+            fouled,
+            square,
+            team_fouls,
+        });
+        if team_fouls == YELLOW_AT {
+            events.push(Event::YellowCard { seat });
+        }
+        let removal = team_fouls > YELLOW_AT && self.team_size(seat) > self.settings.min_pieces;
+        if team_fouls > YELLOW_AT {
+            self.red_cards[team] += 1;
+            events.push(Event::RedCard { seat, removal });
+        }
+        // The ball marks the foul: the fouled piece has it.
+        self.ball = Ball::Held(fouled);
+        let set_piece = if in_penalty_area(seat, square) {
+            events.push(Event::PenaltyAwarded {
+                seat: seat.opponent(),
+                square,
+            });
+            SetPiece::Penalty { square }
+        } else {
+            events.push(Event::FreeKickAwarded {
+                seat: seat.opponent(),
+                square,
+            });
+            SetPiece::FreeKick {
+                square,
+                kicker: fouled,
+            }
+        };
+        events.push(Event::TurnEnded { seat });
+        if removal {
+            self.phase = Phase::SendOff { then: set_piece };
+            self.to_act = seat;
+        } else {
+            self.begin_set_piece(seat.opponent(), set_piece, events);
+        }
+    }
+
+    fn begin_set_piece(&mut self, fouled_team: Seat, set_piece: SetPiece, events: &mut Vec<Event>) {
+        match set_piece {
+            SetPiece::FreeKick { .. } => {
+                self.phase = Phase::Play;
+                self.start_turn(fouled_team, events);
+                self.free_kick = Some(set_piece);
+            }
+            SetPiece::Penalty { .. } => {
+                self.phase = Phase::Penalty;
+                self.to_act = fouled_team;
+            }
+        }
+    }
+
+    pub(super) fn send_off_actions(&self, seat: Seat) -> Vec<Action> {
+        self.on_pitch(seat)
+            .map(|p| Action::SendOff {
+                at: p.square().expect("on the pitch"),
+            })
+            .collect()
+    }
+
+    pub(super) fn apply_send_off(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        then: SetPiece,
+        events: &mut Vec<Event>,
+    ) {
+        let Action::SendOff { at } = *action else {
+            unreachable!("only send-offs are legal now");
+        };
+        let id = self.piece_at(at).expect("legal send-off").id;
+        self.piece_mut(id).status = Status::SentOff;
+        if self.ball == Ball::Held(id) {
+            self.ball = Ball::Loose(at);
+            events.push(Event::BallLoose { square: at });
+        }
+        events.push(Event::PieceSentOff { piece: id });
+        self.begin_set_piece(seat.opponent(), then, events);
+    }
+
+    /// The fouled piece shoots over the barrier: its Skill + Goal against the barrier's highest
+    /// Defense; beating it scores (text) or leads to the keeper duel (option).
+    pub(super) fn take_free_kick(
+        &mut self,
+        from: Square,
+        goal: Square,
+        events: &mut Vec<Event>,
+    ) -> Resolution {
+        let kicker = self.piece_at(from).expect("legal free kick").id;
+        let seat = self.piece(kicker).seat;
+        let defender = seat.opponent();
+        let barrier: Vec<u32> = self
+            .on_pitch(defender)
+            .filter(|p| {
+                p.square()
+                    .is_some_and(|s| s.king_distance(from) <= BARRIER_REACH)
+            })
+            .map(|p| p.id)
+            .collect();
+        events.push(Event::FreeKickTaken {
+            piece: kicker,
+            goal,
+            barrier: barrier.clone(),
+        });
+        let k = self.piece(kicker).attributes;
+        let total = k.skill + k.goal;
+        let strongest = barrier
+            .iter()
+            .copied()
+            .max_by_key(|id| (self.piece(*id).attributes.defense, std::cmp::Reverse(*id)));
+        if let Some(wall) = strongest {
+            let defense = self.piece(wall).attributes.defense;
+            let order = total.cmp(&defense);
+            events.push(Event::Duel {
+                kind: DuelKind::Barrier,
+                initiator: kicker,
+                initiator_total: total,
+                opponent: Some(wall),
+                opponent_total: defense,
+                outcome: if order == Ordering::Greater {
+                    DuelOutcome::InitiatorWins
+                } else {
+                    DuelOutcome::OpponentWins
+                },
+            });
+            if order != Ordering::Greater {
+                self.ball = Ball::Held(wall);
+                events.push(Event::BallWon { piece: wall });
+                return Resolution::Continue;
+            }
+        }
+        match self.settings.free_kick_rule {
+            SetPieceRule::Text => Resolution::Goal(seat),
+            SetPieceRule::Shot => {
+                let keeper = self
+                    .keeper_on_pitch(defender)
+                    .filter(|p| p.square().is_some_and(|s| in_goal_area(defender, s)))
+                    .map(|p| p.id);
+                let boosted = total + super::duels::area_boost(defender, from);
+                self.keeper_stage(kicker, boosted, keeper, false, events)
+            }
+        }
+    }
+
+    /// Kickers for a penalty: every piece on the pitch (all pieces still in the match if
+    /// sprints have emptied the pitch).
+    pub(super) fn penalty_actions(&self, seat: Seat) -> Vec<Action> {
+        let on_pitch: Vec<Action> = self
+            .on_pitch(seat)
+            .map(|p| Action::Penalty {
+                kicker: p.square().expect("on the pitch"),
+            })
+            .collect();
+        if on_pitch.is_empty() {
+            // Nobody can kick; the team concedes the kick by ending its turn.
+            vec![Action::EndTurn]
+        } else {
+            on_pitch
+        }
+    }
+
+    /// Resolves a penalty by the piece on `kicker`; rebounds and saves leave the ball with the
+    /// defending side. Returns whether it scored.
+    pub(super) fn penalty_kick(&mut self, kicker: Square, events: &mut Vec<Event>) -> bool {
+        let kicker_id = self.piece_at(kicker).expect("legal penalty").id;
+        let seat = self.piece(kicker_id).seat;
+        let defender = seat.opponent();
+        let keeper = self.keeper_on_pitch(defender).map(|p| p.id);
+        events.push(Event::PenaltyTaken {
+            piece: kicker_id,
+            keeper,
+        });
+        let a = self.piece(kicker_id).attributes;
+        let Some(keeper) = keeper else {
+            events.push(Event::Duel {
+                kind: DuelKind::Penalty,
+                initiator: kicker_id,
+                initiator_total: a.goal,
+                opponent: None,
+                opponent_total: 0,
+                outcome: DuelOutcome::InitiatorWins,
+            });
+            return true;
+        };
+        let k = self.piece(keeper).attributes;
+        let (total, keeper_total, result) = match self.settings.penalty_rule {
+            SetPieceRule::Text => {
+                let result = if a.goal > k.defense {
+                    KeeperResult::Goal
+                } else {
+                    KeeperResult::CleanSave
+                };
+                (a.goal, k.defense, result)
+            }
+            SetPieceRule::Shot => {
+                // A shot from the penalty spot, which lies in the penalty area.
+                let total = a.goal + a.skill + 15;
+                let keeper_total = k.defense + k.skill;
+                let result = keeper_result(
+                    self.settings.shot_rule,
+                    self.settings.keeper_margin,
+                    total,
+                    keeper_total,
+                );
+                (total, keeper_total, result)
+            }
+        };
+        events.push(Event::Duel {
+            kind: DuelKind::Penalty,
+            initiator: kicker_id,
+            initiator_total: total,
+            opponent: Some(keeper),
+            opponent_total: keeper_total,
+            outcome: match result {
+                KeeperResult::Goal => DuelOutcome::InitiatorWins,
+                KeeperResult::Rebound => DuelOutcome::Rebound,
+                KeeperResult::CleanSave => DuelOutcome::OpponentWins,
+            },
+        });
+        if self.phase == Phase::Penalty {
+            let resolution = self.settle_save(result, seat, keeper, kicker, events);
+            return matches!(resolution, Resolution::Goal(_));
+        }
+        result == KeeperResult::Goal
+    }
+
+    /// The in-play penalty: a goal restarts with a kick-off, anything else gives the
+    /// defending side its turn.
+    pub(super) fn apply_penalty(&mut self, seat: Seat, action: &Action, events: &mut Vec<Event>) {
+        let resolution = match *action {
+            Action::Penalty { kicker } => {
+                if self.penalty_kick(kicker, events) {
+                    Resolution::Goal(seat)
+                } else {
+                    Resolution::Continue
+                }
+            }
+            _ => Resolution::Continue,
+        };
+        self.phase = Phase::Play;
+        self.movements_played += 1;
+        match resolution {
+            Resolution::Goal(_) => self.after_movement(resolution, events),
+            _ => {
+                events.push(Event::TurnEnded { seat });
+                self.start_turn(seat.opponent(), events);
+                self.after_movement(Resolution::Continue, events);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::game::Game;
+    use crate::xfutebol::events::{DuelKind, DuelOutcome, Event};
+    use crate::xfutebol::tests::{position_game, position_game_with, sq};
+    use crate::xfutebol::{AWAY, Action, HOME, Phase};
+
+    fn foul_events(game: &mut crate::xfutebol::XFutebol, from: &str, to: &str) -> Vec<Event> {
+        game.apply(
+            game.to_act,
+            &Action::Move {
+                from: sq(from),
+                to: sq(to),
+            },
+        )
+        .unwrap()
+        .into_iter()
+        .map(|e| e.event)
+        .collect()
+    }
+
+    #[test]
+    fn a_foul_outside_the_area_gives_a_free_kick_that_beats_any_wall_under_the_text() {
+        // Away defender fouls the home attacker on e12 (outside the away penalty area).
+        let mut game = position_game("Ae12", "Kd16,De13,Dd13", "e12", "a");
+        let events = foul_events(&mut game, "e13", "e12");
+        assert!(events.contains(&Event::FreeKickAwarded {
+            seat: HOME,
+            square: sq("e12")
+        }));
+        assert_eq!(game.turn().to_act, vec![HOME]);
+        let kick = Action::FreeKick {
+            from: sq("e12"),
+            goal: sq("e16"),
+        };
+        assert!(game.legal_actions(HOME).contains(&kick));
+        let events = game.apply(HOME, &kick).unwrap();
+        // Skill + Goal 170 against the wall's best Defense 85: always through, always a goal.
+        assert!(events.iter().any(|e| matches!(
+            e.event,
+            Event::Duel {
+                kind: DuelKind::Barrier,
+                initiator_total: 170,
+                opponent_total: 85,
+                ..
+            }
+        )));
+        assert_eq!(game.scores(), vec![1, 0]);
+    }
+
+    #[test]
+    fn the_free_kick_option_adds_the_keeper_duel() {
+        let mut game = position_game_with(
+            &[],
+            &[("free_kick_rule", "shot")],
+            "Ae12",
+            "Kd16,De13",
+            "e12",
+            "a",
+        );
+        foul_events(&mut game, "e13", "e12");
+        game.apply(
+            HOME,
+            &Action::FreeKick {
+                from: sq("e12"),
+                goal: sq("e16"),
+            },
+        )
+        .unwrap();
+        // 170 against keeper 160: a rebound under the keeper-margin rule.
+        assert_eq!(game.scores(), vec![0, 0]);
+    }
+
+    #[test]
+    fn the_free_kick_is_only_the_first_movement_after_the_foul() {
+        let mut game = position_game("Ae12,Ma1", "Kd16,De13", "e12", "a");
+        foul_events(&mut game, "e13", "e12");
+        game.apply(
+            HOME,
+            &Action::Move {
+                from: sq("a1"),
+                to: sq("a2"),
+            },
+        )
+        .unwrap();
+        assert!(
+            !game
+                .legal_actions(HOME)
+                .iter()
+                .any(|a| matches!(a, Action::FreeKick { .. }))
+        );
+    }
+
+    #[test]
+    fn a_foul_in_the_own_penalty_area_is_a_penalty_and_the_text_penalty_never_scores() {
+        let mut game = position_game("Ae14,Gc8", "Kd16,De15", "e14", "a");
+        let events = foul_events(&mut game, "e15", "e14");
+        assert!(events.contains(&Event::PenaltyAwarded {
+            seat: HOME,
+            square: sq("e14")
+        }));
+        assert_eq!(game.phase, Phase::Penalty);
+        let events = game
+            .apply(HOME, &Action::Penalty { kicker: sq("e14") })
+            .unwrap();
+        // Goal 90 against Defense 90: the keeper wins ties, so the table's best never scores.
+        assert!(events.iter().any(|e| matches!(
+            e.event,
+            Event::Duel {
+                kind: DuelKind::Penalty,
+                initiator_total: 90,
+                opponent_total: 90,
+                outcome: DuelOutcome::OpponentWins,
+                ..
+            }
+        )));
+        assert_eq!(game.scores(), vec![0, 0]);
+        assert_eq!(
+            game.turn().to_act,
+            vec![AWAY],
+            "the defending side plays on"
+        );
+        assert_eq!(game.holder().unwrap().square(), Some(sq("d16")));
+    }
+
+    #[test]
+    fn the_shot_penalty_option_lets_an_attacker_score() {
+        let mut game = position_game_with(
+            &[],
+            &[("penalty_rule", "shot")],
+            "Ae14",
+            "Kd16,De15",
+            "e14",
+            "a",
+        );
+        foul_events(&mut game, "e15", "e14");
+        game.apply(HOME, &Action::Penalty { kicker: sq("e14") })
+            .unwrap();
+        // 90 + 80 + 15 = 185 > 160 + 20.
+        assert_eq!(game.scores(), vec![1, 0]);
+        assert_eq!(
+            game.turn().to_act,
+            vec![AWAY],
+            "the conceding side kicks off"
+        );
+    }
+
+    #[test]
+    fn three_fouls_are_a_yellow_and_the_fourth_a_red_with_a_send_off() {
+        let mut game = position_game(
+            "Ae12,Ma1,Mb1,Mc1,Mf1,Mg1,Mh1",
+            "Kd16,De13,Dh16,Dg16,Da16,Db16,Dc16,Df16",
+            "e12",
+            "a",
+        );
+        game.fouls = [0, 2];
+        let events = foul_events(&mut game, "e13", "e12");
+        assert!(events.contains(&Event::YellowCard { seat: AWAY }));
+        game.apply(
+            HOME,
+            &Action::Move {
+                from: sq("a1"),
+                to: sq("a2"),
+            },
+        )
+        .unwrap();
+        game.apply(HOME, &Action::EndTurn).unwrap();
+        let events = foul_events(&mut game, "e13", "e12");
+        assert!(events.contains(&Event::RedCard {
+            seat: AWAY,
+            removal: true
+        }));
+        assert_eq!(game.turn().phase, "send_off");
+        assert_eq!(game.turn().to_act, vec![AWAY]);
+        game.apply(AWAY, &Action::SendOff { at: sq("h16") })
+            .unwrap();
+        assert!(game.piece_at(sq("h16")).is_none());
+        assert_eq!(game.turn().to_act, vec![HOME]);
+        assert!(
+            game.legal_actions(HOME)
+                .iter()
+                .any(|a| matches!(a, Action::FreeKick { .. }))
+        );
+    }
+
+    #[test]
+    fn a_red_card_removes_nothing_at_the_minimum_team_size() {
+        let mut game = position_game("Ae12", "Kd16,De13", "e12", "a");
+        game.fouls = [0, 3];
+        let events = foul_events(&mut game, "e13", "e12");
+        assert!(events.contains(&Event::RedCard {
+            seat: AWAY,
+            removal: false
+        }));
+        assert_eq!(game.turn().phase, "play");
+    }
+}
