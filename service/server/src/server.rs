@@ -7,6 +7,7 @@ use std::time::Duration;
 use pitchmate_proto::v1 as pb;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
+use tokio_stream::StreamExt;
 use tokio_stream::wrappers::TcpListenerStream;
 use tonic::transport::Server;
 
@@ -88,13 +89,21 @@ pub async fn serve(
         // Streams would otherwise keep the server waiting for matches that may never end.
         stopping_sender.send_replace(true);
     };
+    // Small request/response messages must not wait for Nagle's algorithm.
+    let incoming = TcpListenerStream::new(listener).map(|accepted| {
+        accepted.inspect(|stream| {
+            if let Err(error) = stream.set_nodelay(true) {
+                tracing::warn!(%error, "cannot disable Nagle's algorithm on a connection");
+            }
+        })
+    });
     Server::builder()
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(match_api)
         .add_service(variant_api)
-        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown)
+        .serve_with_incoming_shutdown(incoming, shutdown)
         .await?;
     tracing::info!("stopped");
     Ok(())

@@ -16,26 +16,42 @@ async fn a_retry_returns_the_first_answer_even_after_the_match_moved_on() {
         match_id: id.clone(),
         expected_version: 0,
         client_action_id: "place-all".into(),
-        choice: Some(pb::submit_action_request::Choice::Notation("default".into())),
+        choice: Some(pb::submit_action_request::Choice::Notation(
+            "default".into(),
+        )),
     };
 
-    let first = client.submit_action(authed(request.clone(), seated.token(&mover))).await.unwrap().into_inner();
+    let first = client
+        .submit_action(authed(request.clone(), seated.token(&mover)))
+        .await
+        .unwrap()
+        .into_inner();
     assert!(!first.duplicate);
     let after_first = get(&mut client, &id).await;
 
-    let retry = client.submit_action(authed(request.clone(), seated.token(&mover))).await.unwrap().into_inner();
+    let retry = client
+        .submit_action(authed(request.clone(), seated.token(&mover)))
+        .await
+        .unwrap()
+        .into_inner();
     assert!(retry.duplicate);
     assert_eq!(retry.version, first.version);
     assert_eq!(retry.events, first.events);
     let after_retry = get(&mut client, &id).await;
-    assert_eq!((after_retry.version, after_retry.last_seq), (after_first.version, after_first.last_seq));
+    assert_eq!(
+        (after_retry.version, after_retry.last_seq),
+        (after_first.version, after_first.last_seq)
+    );
 
     // Ids are per seat: the other seat placing with the same id is a new action, and it
     // moves the match on.
     let other = if mover == "first" { "second" } else { "first" };
     let theirs = client
         .submit_action(authed(
-            pb::SubmitActionRequest { expected_version: first.version, ..request.clone() },
+            pb::SubmitActionRequest {
+                expected_version: first.version,
+                ..request.clone()
+            },
             seated.token(other),
         ))
         .await
@@ -45,7 +61,11 @@ async fn a_retry_returns_the_first_answer_even_after_the_match_moved_on() {
     assert_eq!(theirs.version, first.version + 1);
 
     // The first seat's retry still gets its original answer, not STALE_VERSION.
-    let late = client.submit_action(authed(request, seated.token(&mover))).await.unwrap().into_inner();
+    let late = client
+        .submit_action(authed(request, seated.token(&mover)))
+        .await
+        .unwrap()
+        .into_inner();
     assert!(late.duplicate);
     assert_eq!(late.version, first.version);
     assert_eq!(late.events, first.events);
@@ -64,11 +84,23 @@ async fn a_refused_action_is_not_remembered() {
         client_action_id: "try".into(),
         choice: Some(pb::submit_action_request::Choice::Notation("end".into())),
     };
-    let refused = client.submit_action(authed(request.clone(), seated.token(&mover))).await.unwrap_err();
+    let refused = client
+        .submit_action(authed(request.clone(), seated.token(&mover)))
+        .await
+        .unwrap_err();
     assert_eq!(reason(&refused), "ILLEGAL_ACTION");
-    request.choice = Some(pb::submit_action_request::Choice::Notation("default".into()));
-    let accepted = client.submit_action(authed(request, seated.token(&mover))).await.unwrap().into_inner();
-    assert!(!accepted.duplicate, "the id of a refused action is free to use");
+    request.choice = Some(pb::submit_action_request::Choice::Notation(
+        "default".into(),
+    ));
+    let accepted = client
+        .submit_action(authed(request, seated.token(&mover)))
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(
+        !accepted.duplicate,
+        "the id of a refused action is free to use"
+    );
     assert_eq!(accepted.version, 1);
     server.stop().await;
 }

@@ -17,7 +17,10 @@ async fn a_match_runs_from_creation_to_resignation() {
     assert_eq!(created.last_seq, 1, "MatchCreated is event 1");
     assert_eq!(created.seed, 7);
     assert!(uuid::Uuid::parse_str(&created.match_id).is_ok());
-    assert!(created.options.contains_key("own_goals"), "defaults are listed too");
+    assert!(
+        created.options.contains_key("own_goals"),
+        "defaults are listed too"
+    );
     let seats: Vec<&str> = created.seats.iter().map(|s| s.seat.as_str()).collect();
     assert_eq!(seats, ["first", "second"]);
 
@@ -32,7 +35,10 @@ async fn a_match_runs_from_creation_to_resignation() {
         .into_inner();
     assert_eq!(first.seat, "second");
     assert_eq!(first.seat_token.len(), 64);
-    assert_eq!(first.r#match.unwrap().status, pb::MatchStatus::Waiting as i32);
+    assert_eq!(
+        first.r#match.unwrap().status,
+        pb::MatchStatus::Waiting as i32
+    );
     let other = client
         .join_match(pb::JoinMatchRequest {
             match_id: created.match_id.clone(),
@@ -42,7 +48,10 @@ async fn a_match_runs_from_creation_to_resignation() {
         .await
         .unwrap()
         .into_inner();
-    assert_eq!(other.seat, "first", "an empty seat takes the first free one");
+    assert_eq!(
+        other.seat, "first",
+        "an empty seat takes the first free one"
+    );
     let started = other.r#match.unwrap();
     assert_eq!(started.status, pb::MatchStatus::Active as i32);
     let turn = started.turn.unwrap();
@@ -52,8 +61,11 @@ async fn a_match_runs_from_creation_to_resignation() {
     assert_eq!(started.seats[1].player_name, "bob");
     let seated = Seated {
         match_id: created.match_id.clone(),
-        tokens: [("first".to_owned(), other.seat_token), ("second".to_owned(), first.seat_token)]
-            .into(),
+        tokens: [
+            ("first".to_owned(), other.seat_token),
+            ("second".to_owned(), first.seat_token),
+        ]
+        .into(),
     };
     // The seat placing first, then the other one.
     let placer = turn.to_act[0].clone();
@@ -64,7 +76,9 @@ async fn a_match_runs_from_creation_to_resignation() {
     // The seat to act sees its actions; the other seat and spectators see none.
     let legal = client
         .get_legal_actions(authed(
-            pb::GetLegalActionsRequest { match_id: created.match_id.clone() },
+            pb::GetLegalActionsRequest {
+                match_id: created.match_id.clone(),
+            },
             &first_token,
         ))
         .await
@@ -80,7 +94,9 @@ async fn a_match_runs_from_creation_to_resignation() {
     assert_eq!(legal.view.as_ref().unwrap().viewer_seat, placer);
     let waiting = client
         .get_legal_actions(authed(
-            pb::GetLegalActionsRequest { match_id: created.match_id.clone() },
+            pb::GetLegalActionsRequest {
+                match_id: created.match_id.clone(),
+            },
             &second_token,
         ))
         .await
@@ -88,7 +104,9 @@ async fn a_match_runs_from_creation_to_resignation() {
         .into_inner();
     assert!(waiting.actions.is_empty());
     let spectator = client
-        .get_legal_actions(pb::GetLegalActionsRequest { match_id: created.match_id.clone() })
+        .get_legal_actions(pb::GetLegalActionsRequest {
+            match_id: created.match_id.clone(),
+        })
         .await
         .unwrap()
         .into_inner();
@@ -102,7 +120,9 @@ async fn a_match_runs_from_creation_to_resignation() {
                 match_id: created.match_id.clone(),
                 expected_version: 0,
                 client_action_id: "a1".into(),
-                choice: Some(pb::submit_action_request::Choice::Notation("default".into())),
+                choice: Some(pb::submit_action_request::Choice::Notation(
+                    "default".into(),
+                )),
             },
             &first_token,
         ))
@@ -112,12 +132,18 @@ async fn a_match_runs_from_creation_to_resignation() {
     assert_eq!(by_notation.version, 1);
     assert!(!by_notation.duplicate);
     let Some(pb::match_event::Kind::ActionTaken(taken)) = &by_notation.events[0].kind else {
-        panic!("the first event of an action is ActionTaken: {:?}", by_notation.events);
+        panic!(
+            "the first event of an action is ActionTaken: {:?}",
+            by_notation.events
+        );
     };
     assert_eq!(taken.seat, placer);
     assert_eq!(taken.notation, "default");
     assert!(
-        by_notation.events.iter().any(|e| matches!(e.kind, Some(pb::match_event::Kind::GameEvent(_)))),
+        by_notation
+            .events
+            .iter()
+            .any(|e| matches!(e.kind, Some(pb::match_event::Kind::GameEvent(_)))),
         "placing pieces emits game events"
     );
 
@@ -154,20 +180,36 @@ async fn a_match_runs_from_creation_to_resignation() {
     assert_eq!(by_index.version, 3);
 
     let snapshot = client
-        .get_match(authed(pb::GetMatchRequest { match_id: created.match_id.clone() }, &first_token))
+        .get_match(authed(
+            pb::GetMatchRequest {
+                match_id: created.match_id.clone(),
+            },
+            &first_token,
+        ))
         .await
         .unwrap()
         .into_inner();
     let view = snapshot.view.unwrap();
     assert_eq!(view.version, 3);
-    assert!(!view.position.is_empty(), "Soccer Chess hides nothing, so the position is shown");
-    assert!(matches!(view.details, Some(pb::match_view::Details::SoccerChess(_))));
+    assert!(
+        !view.position.is_empty(),
+        "Soccer Chess hides nothing, so the position is shown"
+    );
+    assert!(matches!(
+        view.details,
+        Some(pb::match_view::Details::SoccerChess(_))
+    ));
     assert_eq!(view.board.unwrap().pieces.len(), 22);
 
     // Resign: the other seat wins, the version moves on, the match is over.
     let resigner = to_act(&mut client, &created.match_id).await.unwrap();
     let resigned = client
-        .resign(authed(pb::ResignRequest { match_id: created.match_id.clone() }, seated.token(&resigner)))
+        .resign(authed(
+            pb::ResignRequest {
+                match_id: created.match_id.clone(),
+            },
+            seated.token(&resigner),
+        ))
         .await
         .unwrap()
         .into_inner()
@@ -180,11 +222,23 @@ async fn a_match_runs_from_creation_to_resignation() {
     assert_ne!(result.winner, resigner);
     assert!(resigned.turn.unwrap().to_act.is_empty());
 
-    let events = read_events(&mut client, &created.match_id, 0, resigned.last_seq as usize).await;
+    let events = read_events(
+        &mut client,
+        &created.match_id,
+        0,
+        resigned.last_seq as usize,
+    )
+    .await;
     let seqs: Vec<u64> = events.iter().map(|e| e.seq).collect();
     assert_eq!(seqs, (1..=resigned.last_seq).collect::<Vec<_>>());
-    assert!(matches!(events[0].kind, Some(pb::match_event::Kind::MatchCreated(_))));
-    assert!(matches!(events.last().unwrap().kind, Some(pb::match_event::Kind::MatchEnded(_))));
+    assert!(matches!(
+        events[0].kind,
+        Some(pb::match_event::Kind::MatchCreated(_))
+    ));
+    assert!(matches!(
+        events.last().unwrap().kind,
+        Some(pb::match_event::Kind::MatchEnded(_))
+    ));
     server.stop().await;
 }
 

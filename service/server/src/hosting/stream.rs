@@ -145,3 +145,81 @@ impl Forwarder {
             .map(|_| Finish::ClientLeft)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{ActionChoice, GameRegistry};
+    use crate::hosting::{ActorLimits, MatchRegistry, NewMatch, Submission};
+
+    /// Plays `count` actions (the first legal one each time) for whoever is to act.
+    async fn play(handle: &MatchHandle, tokens: &[(String, String)], count: usize) {
+        for _ in 0..count {
+            let summary = handle.summary();
+            let seat = summary.turn.unwrap().to_act[0].clone();
+            let token = tokens
+                .iter()
+                .find(|(s, _)| *s == seat)
+                .map(|(_, t)| t.clone());
+            let submission = Submission {
+                expected_version: summary.version,
+                client_action_id: String::new(),
+                choice: ActionChoice::Index(0),
+            };
+            handle.submit(token, submission).await.unwrap();
+        }
+    }
+
+    #[tokio::test]
+    async fn a_lagging_watcher_catches_up_from_the_log() {
+        let registry = MatchRegistry::new(
+            GameRegistry::standard(),
+            ActorLimits {
+                commands: 8,
+                live_capacity: 2,
+            },
+        );
+        let created = registry
+            .create(NewMatch {
+                variant_id: "soccer-chess".into(),
+                ..NewMatch::default()
+            })
+            .unwrap();
+        let handle = registry.get(&created.match_id).unwrap();
+        let mut tokens = Vec::new();
+        for _ in 0..2 {
+            let joined = handle.join(None, "bot".into()).await.unwrap();
+            tokens.push((joined.seat, joined.seat_token));
+        }
+        let subscription = handle.watch(None, 0).await.unwrap();
+        let (_never_stop, stopping) = watch::channel(false);
+        let limits = WatchLimits {
+            buffer: 1,
+            heartbeat: Duration::from_secs(60),
+        };
+        let mut receiver = spawn_watcher(handle.clone(), subscription, 0, limits, stopping);
+
+        // Nobody reads: the forwarder blocks after one event while the live feed, holding two,
+        // overflows many times over.
+        play(&handle, &tokens, 40).await;
+        let last_seq = handle.summary().last_seq;
+        assert!(last_seq > 40);
+
+        let mut seqs = Vec::new();
+        while (seqs.len() as u64) < last_seq {
+            let item = receiver.recv().await.unwrap().unwrap();
+            if let Some(pb::stream_match_events_response::Item::Event(event)) = item.item {
+                seqs.push(event.seq);
+            }
+        }
+        assert_eq!(seqs, (1..=last_seq).collect::<Vec<_>>());
+
+        // And it keeps following live events after catching up.
+        play(&handle, &tokens, 1).await;
+        let item = receiver.recv().await.unwrap().unwrap();
+        let Some(pb::stream_match_events_response::Item::Event(next)) = item.item else {
+            panic!("expected an event, got {item:?}");
+        };
+        assert_eq!(next.seq, last_seq + 1);
+    }
+}

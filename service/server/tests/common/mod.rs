@@ -29,7 +29,10 @@ pub struct TestServer {
 /// Settings for a test server: defaults, with a fresh data directory.
 pub fn test_settings() -> Settings {
     let data_dir = std::env::temp_dir().join(format!("pitchmate-test-{}", uuid::Uuid::new_v4()));
-    let cli = Cli { data_dir: Some(data_dir), ..Cli::default() };
+    let cli = Cli {
+        data_dir: Some(data_dir),
+        ..Cli::default()
+    };
     Settings::from_layers(&cli, HashMap::new()).expect("default settings")
 }
 
@@ -48,7 +51,11 @@ pub async fn start_with(settings: Settings) -> TestServer {
         })
         .await
     });
-    TestServer { address, stop: Some(stop), task }
+    TestServer {
+        address,
+        stop: Some(stop),
+        task,
+    }
 }
 
 impl TestServer {
@@ -73,27 +80,36 @@ impl TestServer {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
-        (&mut self.task).await.expect("server task").expect("server result");
+        (&mut self.task)
+            .await
+            .expect("server task")
+            .expect("server result");
     }
 }
 
 /// A request carrying a seat token.
 pub fn authed<T>(message: T, token: &str) -> Request<T> {
     let mut request = Request::new(message);
-    request
-        .metadata_mut()
-        .insert("authorization", format!("Bearer {token}").parse().expect("header"));
+    request.metadata_mut().insert(
+        "authorization",
+        format!("Bearer {token}").parse().expect("header"),
+    );
     request
 }
 
 /// The `ErrorInfo.reason` of a failed call.
 pub fn reason(status: &Status) -> String {
-    status.get_details_error_info().expect("ErrorInfo on every error").reason
+    status
+        .get_details_error_info()
+        .expect("ErrorInfo on every error")
+        .reason
 }
 
 /// Options that keep a Soccer Chess match short: one set per side per game.
 pub fn short_options() -> HashMap<String, pb::OptionValue> {
-    let int = |v| pb::OptionValue { kind: Some(pb::option_value::Kind::IntValue(v)) };
+    let int = |v| pb::OptionValue {
+        kind: Some(pb::option_value::Kind::IntValue(v)),
+    };
     HashMap::from([
         ("sets_per_game".to_owned(), int(1)),
         ("golden_goal_max_sets".to_owned(), int(1)),
@@ -143,12 +159,17 @@ pub async fn seated(client: &mut MatchServiceClient<Channel>) -> Seated {
             .into_inner();
         tokens.insert(joined.seat, joined.seat_token);
     }
-    Seated { match_id: created.match_id, tokens }
+    Seated {
+        match_id: created.match_id,
+        tokens,
+    }
 }
 
 pub async fn get(client: &mut MatchServiceClient<Channel>, match_id: &str) -> pb::Match {
     client
-        .get_match(pb::GetMatchRequest { match_id: match_id.to_owned() })
+        .get_match(pb::GetMatchRequest {
+            match_id: match_id.to_owned(),
+        })
         .await
         .expect("get")
         .into_inner()
@@ -158,7 +179,10 @@ pub async fn get(client: &mut MatchServiceClient<Channel>, match_id: &str) -> pb
 
 /// The seat whose turn it is.
 pub async fn to_act(client: &mut MatchServiceClient<Channel>, match_id: &str) -> Option<String> {
-    get(client, match_id).await.turn.and_then(|t| t.to_act.first().cloned())
+    get(client, match_id)
+        .await
+        .turn
+        .and_then(|t| t.to_act.first().cloned())
 }
 
 /// Plays the action at `pick(number of legal actions)` for whoever is to act; returns the
@@ -171,7 +195,9 @@ pub async fn play_one(
     let seat = to_act(client, &seated.match_id).await?;
     let legal = client
         .get_legal_actions(authed(
-            pb::GetLegalActionsRequest { match_id: seated.match_id.clone() },
+            pb::GetLegalActionsRequest {
+                match_id: seated.match_id.clone(),
+            },
             seated.token(&seat),
         ))
         .await
@@ -199,7 +225,10 @@ pub struct Lcg(pub u64);
 
 impl Lcg {
     pub fn below(&mut self, bound: usize) -> usize {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         ((self.0 >> 33) as usize) % bound.max(1)
     }
 }
@@ -239,7 +268,11 @@ pub async fn read_events(
         .into_inner();
     let mut events = Vec::new();
     while events.len() < count {
-        let item = stream.message().await.expect("stream item").expect("stream open");
+        let item = stream
+            .message()
+            .await
+            .expect("stream item")
+            .expect("stream open");
         if let Some(pb::stream_match_events_response::Item::Event(event)) = item.item {
             events.push(event);
         }
