@@ -735,3 +735,79 @@ impl MatchActor {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::GameRegistry;
+
+    const LIMITS: ActorLimits = ActorLimits {
+        commands: 8,
+        live_capacity: 64,
+    };
+
+    fn kinds(events: &[Arc<LoggedEvent>]) -> Vec<(u64, u64, pb::match_event::Kind)> {
+        events
+            .iter()
+            .map(|e| (e.seq, e.version, e.kind.clone()))
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn replaying_the_record_rebuilds_the_same_match() {
+        let games = GameRegistry::standard();
+        let setup = MatchSetup {
+            match_id: "m".into(),
+            variant_id: "soccer-chess".into(),
+            options: BTreeMap::new(),
+            seed: 3,
+            start_position: None,
+            create_time: SystemTime::now(),
+        };
+        let start = || {
+            games
+                .start("soccer-chess", &BTreeMap::new(), 3, None)
+                .unwrap()
+        };
+        let handle = spawn(setup, start(), LIMITS);
+        let mut tokens = HashMap::new();
+        for _ in 0..2 {
+            let joined = handle.join(None, "bot".into()).await.unwrap();
+            tokens.insert(joined.seat, joined.seat_token);
+        }
+        for _ in 0..12 {
+            let summary = handle.summary();
+            let seat = &summary.turn.as_ref().unwrap().to_act[0];
+            let submission = Submission {
+                expected_version: summary.version,
+                client_action_id: String::new(),
+                choice: ActionChoice::Index(summary.version as u32 % 3),
+            };
+            handle
+                .submit(Some(tokens[seat].clone()), submission)
+                .await
+                .unwrap();
+        }
+        handle.resign(Some(tokens["first"].clone())).await.unwrap();
+
+        let record = handle.record().await.unwrap();
+        assert_eq!(record.inputs.len(), 2 + 12 + 1);
+        let rebuilt = replay(record, start(), LIMITS).unwrap();
+        let original = handle.events_after(0).await.unwrap();
+        assert_eq!(
+            kinds(&rebuilt.events_after(0).await.unwrap()),
+            kinds(&original)
+        );
+        let (before, after) = (handle.summary(), rebuilt.summary());
+        assert_eq!(
+            (after.version, after.status, after.result),
+            (before.version, before.status, before.result)
+        );
+        // The seats' tokens still work after the rebuild.
+        let (_, view) = rebuilt
+            .snapshot(Some(tokens["second"].clone()))
+            .await
+            .unwrap();
+        assert_eq!(view.viewer_seat, "second");
+    }
+}
