@@ -22,6 +22,7 @@ pub const SOCCER_CHESS: &str = "soccer-chess";
 
 pub struct TestServer {
     pub address: SocketAddr,
+    data_dir: std::path::PathBuf,
     stop: Option<oneshot::Sender<()>>,
     task: JoinHandle<Result<(), pitchmate_server::ServeError>>,
 }
@@ -44,6 +45,7 @@ pub async fn start_with(settings: Settings) -> TestServer {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let address = listener.local_addr().expect("address");
     let (stop, stopped) = oneshot::channel::<()>();
+    let data_dir = settings.data_dir.clone();
     let task = tokio::spawn(async move {
         serve(&settings, listener, async {
             // A dropped sender stops the server too.
@@ -53,6 +55,7 @@ pub async fn start_with(settings: Settings) -> TestServer {
     });
     TestServer {
         address,
+        data_dir,
         stop: Some(stop),
         task,
     }
@@ -75,7 +78,7 @@ impl TestServer {
         VariantServiceClient::new(self.channel().await)
     }
 
-    /// Stops the server gracefully and waits until it has.
+    /// Stops the server gracefully, waits until it has, and removes its data directory.
     pub async fn stop(mut self) {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
@@ -84,6 +87,7 @@ impl TestServer {
             .await
             .expect("server task")
             .expect("server result");
+        std::fs::remove_dir_all(&self.data_dir).expect("remove the test data directory");
     }
 }
 
