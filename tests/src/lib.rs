@@ -3,6 +3,7 @@
 use std::net::SocketAddr;
 
 use pitchmate_server::Settings;
+use pitchmate_server::config::Cli;
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
@@ -15,8 +16,10 @@ pub struct TestServer {
 }
 
 impl TestServer {
+    /// A server with the built-in default settings (the process environment is not read).
     pub async fn start() -> Self {
-        Self::start_with(Settings::default()).await
+        let settings = Settings::from_layers(&Cli::default(), Default::default()).expect("default settings");
+        Self::start_with(settings).await
     }
 
     pub async fn start_with(settings: Settings) -> Self {

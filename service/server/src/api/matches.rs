@@ -1,0 +1,206 @@
+//! `pitchmate.v1.MatchService`.
+
+use std::sync::Arc;
+
+use pitchmate_proto::v1 as pb;
+use tokio::sync::watch;
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::{Request, Response, Status};
+
+use super::{bearer_token, match_id, paging};
+use crate::error::ServiceError;
+use crate::games::ActionChoice;
+use crate::hosting::stream::{StreamItem, WatchLimits, spawn_watcher};
+use crate::hosting::{MatchFilter, MatchRegistry, NewMatch, Submission};
+
+/// The longest player name accepted, in characters.
+const MAX_PLAYER_NAME: usize = 64;
+
+pub struct MatchApi {
+    registry: Arc<MatchRegistry>,
+    watch_limits: WatchLimits,
+    /// Turns true when the server shuts down, closing every event stream.
+    stopping: watch::Receiver<bool>,
+}
+
+impl MatchApi {
+    pub fn new(
+        registry: Arc<MatchRegistry>,
+        watch_limits: WatchLimits,
+        stopping: watch::Receiver<bool>,
+    ) -> Self {
+        Self {
+            registry,
+            watch_limits,
+            stopping,
+        }
+    }
+}
+
+fn list_scope(filter: &MatchFilter) -> String {
+    let status = filter.status.map_or(0, |s| s as i32);
+    format!("matches|{}|{status}", filter.variant_id)
+}
+
+#[tonic::async_trait]
+impl pb::match_service_server::MatchService for MatchApi {
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "CreateMatch", match_id))]
+    async fn create_match(
+        &self,
+        request: Request<pb::CreateMatchRequest>,
+    ) -> Result<Response<pb::CreateMatchResponse>, Status> {
+        let request = request.into_inner();
+        if request.variant_id.is_empty() {
+            return Err(ServiceError::InvalidArgument(
+                "`variant_id` is missing; ListVariants shows the ids".to_owned(),
+            )
+            .into());
+        }
+        let created = self.registry.create(NewMatch {
+            variant_id: request.variant_id,
+            options: request.options,
+            seed: request.seed,
+            start_position: request.start_position,
+        })?;
+        tracing::Span::current().record("match_id", created.match_id.as_str());
+        Ok(Response::new(pb::CreateMatchResponse {
+            r#match: Some(created),
+        }))
+    }
+
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "GetMatch", match_id = %request.get_ref().match_id))]
+    async fn get_match(
+        &self,
+        request: Request<pb::GetMatchRequest>,
+    ) -> Result<Response<pb::GetMatchResponse>, Status> {
+        let token = bearer_token(request.metadata())?;
+        let handle = self.registry.get(match_id(&request.get_ref().match_id)?)?;
+        let (summary, view) = handle.snapshot(token).await?;
+        Ok(Response::new(pb::GetMatchResponse {
+            r#match: Some(summary),
+            view: Some(view),
+        }))
+    }
+
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "ListMatches"))]
+    async fn list_matches(
+        &self,
+        request: Request<pb::ListMatchesRequest>,
+    ) -> Result<Response<pb::ListMatchesResponse>, Status> {
+        let request = request.into_inner();
+        let size = paging::page_size(request.page_size)?;
+        let status = match pb::MatchStatus::try_from(request.status) {
+            Ok(pb::MatchStatus::Unspecified) => None,
+            Ok(status) => Some(status),
+            Err(_) => {
+                return Err(ServiceError::InvalidArgument(format!(
+                    "status {} is not a MatchStatus",
+                    request.status
+                ))
+                .into());
+            }
+        };
+        let filter = MatchFilter {
+            variant_id: request.variant_id,
+            status,
+        };
+        let scope = list_scope(&filter);
+        let position = paging::decode(&scope, &request.page_token)?;
+        let page = self.registry.list(&filter, position, size);
+        Ok(Response::new(pb::ListMatchesResponse {
+            matches: page.matches,
+            next_page_token: page
+                .next_position
+                .map(|p| paging::encode(&scope, p))
+                .unwrap_or_default(),
+        }))
+    }
+
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "JoinMatch", match_id = %request.get_ref().match_id))]
+    async fn join_match(
+        &self,
+        request: Request<pb::JoinMatchRequest>,
+    ) -> Result<Response<pb::JoinMatchResponse>, Status> {
+        let request = request.into_inner();
+        let handle = self.registry.get(match_id(&request.match_id)?)?;
+        if request.player_name.chars().count() > MAX_PLAYER_NAME {
+            return Err(ServiceError::InvalidArgument(format!(
+                "`player_name` is longer than {MAX_PLAYER_NAME} characters"
+            ))
+            .into());
+        }
+        let seat = Some(request.seat).filter(|s| !s.is_empty());
+        Ok(Response::new(handle.join(seat, request.player_name).await?))
+    }
+
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "GetLegalActions", match_id = %request.get_ref().match_id))]
+    async fn get_legal_actions(
+        &self,
+        request: Request<pb::GetLegalActionsRequest>,
+    ) -> Result<Response<pb::GetLegalActionsResponse>, Status> {
+        let token = bearer_token(request.metadata())?;
+        let handle = self.registry.get(match_id(&request.get_ref().match_id)?)?;
+        Ok(Response::new(handle.legal_actions(token).await?))
+    }
+
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "SubmitAction", match_id = %request.get_ref().match_id))]
+    async fn submit_action(
+        &self,
+        request: Request<pb::SubmitActionRequest>,
+    ) -> Result<Response<pb::SubmitActionResponse>, Status> {
+        let token = bearer_token(request.metadata())?;
+        let request = request.into_inner();
+        let handle = self.registry.get(match_id(&request.match_id)?)?;
+        let choice = match request.choice {
+            Some(pb::submit_action_request::Choice::Index(index)) => ActionChoice::Index(index),
+            Some(pb::submit_action_request::Choice::Action(action)) => ActionChoice::Typed(action),
+            Some(pb::submit_action_request::Choice::Notation(text)) => ActionChoice::Notation(text),
+            None => {
+                return Err(ServiceError::InvalidArgument(
+                    "no action given: set `index`, `action` or `notation`".to_owned(),
+                )
+                .into());
+            }
+        };
+        let submission = Submission {
+            expected_version: request.expected_version,
+            client_action_id: request.client_action_id,
+            choice,
+        };
+        Ok(Response::new(handle.submit(token, submission).await?))
+    }
+
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "Resign", match_id = %request.get_ref().match_id))]
+    async fn resign(
+        &self,
+        request: Request<pb::ResignRequest>,
+    ) -> Result<Response<pb::ResignResponse>, Status> {
+        let token = bearer_token(request.metadata())?;
+        let handle = self.registry.get(match_id(&request.get_ref().match_id)?)?;
+        let summary = handle.resign(token).await?;
+        Ok(Response::new(pb::ResignResponse {
+            r#match: Some(summary),
+        }))
+    }
+
+    type StreamMatchEventsStream = ReceiverStream<StreamItem>;
+
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "StreamMatchEvents", match_id = %request.get_ref().match_id))]
+    async fn stream_match_events(
+        &self,
+        request: Request<pb::StreamMatchEventsRequest>,
+    ) -> Result<Response<Self::StreamMatchEventsStream>, Status> {
+        let token = bearer_token(request.metadata())?;
+        let request = request.into_inner();
+        let handle = self.registry.get(match_id(&request.match_id)?)?;
+        let subscription = handle.watch(token, request.after_seq).await?;
+        let receiver = spawn_watcher(
+            handle,
+            subscription,
+            request.after_seq,
+            self.watch_limits,
+            self.stopping.clone(),
+        );
+        Ok(Response::new(ReceiverStream::new(receiver)))
+    }
+}

@@ -1,0 +1,63 @@
+//! The gRPC services. Thin: read and check the request, ask the registry or the match's actor,
+//! shape the reply. Every RPC runs in an `rpc` span naming the method and match.
+
+mod matches;
+mod paging;
+mod variants;
+
+pub use matches::MatchApi;
+pub use variants::VariantApi;
+
+use tonic::metadata::MetadataMap;
+
+use crate::error::ServiceError;
+
+/// The bearer token of a call, `None` when it carries no `authorization` header.
+fn bearer_token(metadata: &MetadataMap) -> Result<Option<String>, ServiceError> {
+    let Some(value) = metadata.get("authorization") else {
+        return Ok(None);
+    };
+    let text = value.to_str().map_err(|_| {
+        ServiceError::Unauthenticated("the authorization header is not readable text".to_owned())
+    })?;
+    match text.strip_prefix("Bearer ") {
+        Some(token) if !token.trim().is_empty() => Ok(Some(token.trim().to_owned())),
+        _ => Err(ServiceError::Unauthenticated(
+            "the authorization header must be `Bearer <seat token>`".to_owned(),
+        )),
+    }
+}
+
+/// The match id field, checked to be present.
+fn match_id(id: &str) -> Result<&str, ServiceError> {
+    if id.is_empty() {
+        return Err(ServiceError::InvalidArgument(
+            "`match_id` is missing; CreateMatch and ListMatches give match ids".to_owned(),
+        ));
+    }
+    Ok(id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn metadata(value: &str) -> MetadataMap {
+        let mut map = MetadataMap::new();
+        map.insert("authorization", value.parse().unwrap());
+        map
+    }
+
+    #[test]
+    fn bearer_tokens_are_read_and_bad_headers_refused() {
+        assert_eq!(bearer_token(&MetadataMap::new()).unwrap(), None);
+        assert_eq!(
+            bearer_token(&metadata("Bearer abc")).unwrap(),
+            Some("abc".to_owned())
+        );
+        for bad in ["abc", "Basic abc", "Bearer ", "bearer abc"] {
+            let error = bearer_token(&metadata(bad)).unwrap_err();
+            assert_eq!(error.reason(), "UNAUTHENTICATED", "{bad}");
+        }
+    }
+}

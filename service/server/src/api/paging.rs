@@ -1,0 +1,88 @@
+//! AIP-158 pagination: page sizes and opaque page tokens.
+//!
+//! A token names the listing it continues and a position in it, so a token from another listing
+//! or another filter is refused rather than silently giving a wrong page.
+
+use crate::error::ServiceError;
+
+pub const DEFAULT_PAGE_SIZE: usize = 50;
+pub const MAX_PAGE_SIZE: usize = 500;
+
+/// `page_size` as AIP-158 reads it: 0 is the default, too many is cut to the maximum.
+pub fn page_size(requested: i32) -> Result<usize, ServiceError> {
+    match requested {
+        0 => Ok(DEFAULT_PAGE_SIZE),
+        n if n < 0 => Err(ServiceError::InvalidArgument(format!(
+            "page_size {n} is negative; use 0 for the default of {DEFAULT_PAGE_SIZE}"
+        ))),
+        n => Ok((n as usize).min(MAX_PAGE_SIZE)),
+    }
+}
+
+/// Writes a token for the page starting at `position` of the listing `scope` names.
+pub fn encode(scope: &str, position: u64) -> String {
+    format!("{scope}\n{position}")
+        .bytes()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Reads a token; empty means the first page.
+pub fn decode(scope: &str, token: &str) -> Result<Option<u64>, ServiceError> {
+    if token.is_empty() {
+        return Ok(None);
+    }
+    let refuse = || {
+        ServiceError::InvalidArgument(
+            "page_token is not one this listing issued with these filters; start again without \
+             a page_token"
+                .to_owned(),
+        )
+    };
+    if !token.len().is_multiple_of(2) || !token.is_ascii() {
+        return Err(refuse());
+    }
+    let bytes = (0..token.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&token[i..i + 2], 16))
+        .collect::<Result<Vec<u8>, _>>()
+        .map_err(|_| refuse())?;
+    let text = String::from_utf8(bytes).map_err(|_| refuse())?;
+    let (token_scope, position) = text.rsplit_once('\n').ok_or_else(refuse)?;
+    if token_scope != scope {
+        return Err(refuse());
+    }
+    position.parse().map(Some).map_err(|_| refuse())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn page_sizes_follow_aip_158() {
+        assert_eq!(page_size(0).unwrap(), DEFAULT_PAGE_SIZE);
+        assert_eq!(page_size(7).unwrap(), 7);
+        assert_eq!(page_size(100_000).unwrap(), MAX_PAGE_SIZE);
+        assert_eq!(page_size(-1).unwrap_err().reason(), "INVALID_ARGUMENT");
+    }
+
+    #[test]
+    fn tokens_round_trip_only_within_their_scope() {
+        let token = encode("matches|soccer-chess|0", 42);
+        assert_eq!(decode("matches|soccer-chess|0", &token).unwrap(), Some(42));
+        assert_eq!(decode("matches|soccer-chess|0", "").unwrap(), None);
+        for (scope, bad) in [
+            ("matches||0", token.as_str()),
+            ("matches|soccer-chess|0", "zz"),
+            ("matches|soccer-chess|0", "abc"),
+            ("matches|soccer-chess|0", "not a token"),
+        ] {
+            assert_eq!(
+                decode(scope, bad).unwrap_err().reason(),
+                "INVALID_ARGUMENT",
+                "{bad}"
+            );
+        }
+    }
+}

@@ -1,0 +1,271 @@
+//! Settings, layered: built-in defaults < a TOML file (`--config`) < `PITCHMATE__*` environment
+//! variables (`__` separates nesting: `PITCHMATE__STREAM__HEARTBEAT_SECS=5`) < command-line
+//! flags.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use config::{Config, ConfigError, Environment, File, FileFormat};
+use serde::Deserialize;
+
+/// The prefix of environment variables read as settings.
+pub const ENV_PREFIX: &str = "PITCHMATE";
+
+/// Command-line flags. Every flag is optional so that an absent one leaves the lower layers'
+/// value in place.
+#[derive(Clone, Debug, Default, clap::Parser)]
+#[command(
+    name = "pitchmate",
+    version,
+    about = "Pitchmate game server: hosts chess/football hybrid matches for bots over gRPC"
+)]
+pub struct Cli {
+    /// A TOML settings file; its values override the defaults.
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+    /// Address to listen on [default: 127.0.0.1:50051].
+    #[arg(long, value_name = "ADDR")]
+    pub listen: Option<SocketAddr>,
+    /// Directory for the server's data, created at start [default: data].
+    #[arg(long, value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+    /// Log line format [default: text].
+    #[arg(long, value_enum)]
+    pub log_format: Option<LogFormat>,
+    /// Log filter in RUST_LOG syntax, e.g. `info,pitchmate_server=debug` [default: info].
+    #[arg(long, value_name = "FILTER")]
+    pub log_filter: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    pub listen: SocketAddr,
+    pub data_dir: PathBuf,
+    pub log: LogSettings,
+    pub stream: StreamSettings,
+    pub limits: LimitSettings,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LogSettings {
+    pub format: LogFormat,
+    /// RUST_LOG syntax.
+    pub filter: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StreamSettings {
+    /// Events buffered per watcher between its forwarding task and the connection.
+    pub watcher_buffer: usize,
+    /// Live events a match keeps for its slowest watcher; one that falls further behind is
+    /// resynchronised from the match's log.
+    pub live_capacity: usize,
+    /// Seconds of quiet before a stream sends a heartbeat.
+    pub heartbeat_secs: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LimitSettings {
+    /// Commands queued per match before handlers wait for its actor.
+    pub match_commands: usize,
+}
+
+impl Settings {
+    /// Reads every layer, the environment from this process.
+    pub fn load(cli: &Cli) -> Result<Self, ConfigError> {
+        Self::from_layers(cli, std::env::vars().collect())
+    }
+
+    /// Reads every layer with `environment` standing in for the process environment.
+    pub fn from_layers(
+        cli: &Cli,
+        environment: HashMap<String, String>,
+    ) -> Result<Self, ConfigError> {
+        let mut builder = Config::builder()
+            .set_default("listen", "127.0.0.1:50051")?
+            .set_default("data_dir", "data")?
+            .set_default("log.format", "text")?
+            .set_default("log.filter", "info")?
+            .set_default("stream.watcher_buffer", 64)?
+            .set_default("stream.live_capacity", 1024)?
+            .set_default("stream.heartbeat_secs", 15)?
+            .set_default("limits.match_commands", 64)?;
+        if let Some(path) = &cli.config {
+            builder = builder.add_source(File::from(path.as_path()).format(FileFormat::Toml));
+        }
+        builder = builder.add_source(
+            Environment::with_prefix(ENV_PREFIX)
+                .separator("__")
+                .try_parsing(true)
+                .source(Some(environment)),
+        );
+        let settings: Settings = builder
+            .set_override_option("listen", cli.listen.map(|a| a.to_string()))?
+            .set_override_option(
+                "data_dir",
+                cli.data_dir
+                    .as_ref()
+                    .map(|d| d.to_string_lossy().into_owned()),
+            )?
+            .set_override_option(
+                "log.format",
+                cli.log_format.map(|f| match f {
+                    LogFormat::Text => "text",
+                    LogFormat::Json => "json",
+                }),
+            )?
+            .set_override_option("log.filter", cli.log_filter.clone())?
+            .build()?
+            .try_deserialize()?;
+        settings.check()?;
+        Ok(settings)
+    }
+
+    fn check(&self) -> Result<(), ConfigError> {
+        let positive = [
+            ("stream.watcher_buffer", self.stream.watcher_buffer),
+            ("stream.live_capacity", self.stream.live_capacity),
+            ("stream.heartbeat_secs", self.stream.heartbeat_secs as usize),
+            ("limits.match_commands", self.limits.match_commands),
+        ];
+        for (name, value) in positive {
+            if value == 0 {
+                return Err(ConfigError::Message(format!(
+                    "setting `{name}` must be at least 1"
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(pairs: &[(&str, &str)]) -> HashMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect()
+    }
+
+    fn settings_file(contents: &str) -> PathBuf {
+        let path =
+            std::env::temp_dir().join(format!("pitchmate-settings-{}.toml", uuid::Uuid::new_v4()));
+        std::fs::write(&path, contents).unwrap();
+        path
+    }
+
+    #[test]
+    fn defaults_apply_without_other_layers() {
+        let settings = Settings::from_layers(&Cli::default(), HashMap::new()).unwrap();
+        assert_eq!(settings.listen, "127.0.0.1:50051".parse().unwrap());
+        assert_eq!(settings.data_dir, PathBuf::from("data"));
+        assert_eq!(settings.log.format, LogFormat::Text);
+        assert_eq!(settings.log.filter, "info");
+        assert_eq!(settings.stream.heartbeat_secs, 15);
+    }
+
+    #[test]
+    fn each_layer_overrides_the_one_below() {
+        let file = settings_file(
+            "listen = \"127.0.0.1:7000\"\ndata_dir = \"from-file\"\n\
+             [log]\nformat = \"json\"\nfilter = \"debug\"\n\
+             [stream]\nheartbeat_secs = 3\nwatcher_buffer = 8\n",
+        );
+        let cli = Cli {
+            config: Some(file.clone()),
+            ..Cli::default()
+        };
+
+        let from_file = Settings::from_layers(&cli, HashMap::new()).unwrap();
+        assert_eq!(from_file.listen, "127.0.0.1:7000".parse().unwrap());
+        assert_eq!(from_file.data_dir, PathBuf::from("from-file"));
+        assert_eq!(from_file.log.format, LogFormat::Json);
+        assert_eq!(from_file.stream.heartbeat_secs, 3);
+        assert_eq!(
+            from_file.stream.live_capacity, 1024,
+            "defaults fill what the file omits"
+        );
+
+        let environment = env(&[
+            ("PITCHMATE__LISTEN", "0.0.0.0:8000"),
+            ("PITCHMATE__STREAM__HEARTBEAT_SECS", "9"),
+            ("PITCHMATE__LOG__FILTER", "warn"),
+            ("UNRELATED", "ignored"),
+        ]);
+        let from_env = Settings::from_layers(&cli, environment.clone()).unwrap();
+        assert_eq!(from_env.listen, "0.0.0.0:8000".parse().unwrap());
+        assert_eq!(from_env.stream.heartbeat_secs, 9);
+        assert_eq!(from_env.log.filter, "warn");
+        assert_eq!(
+            from_env.stream.watcher_buffer, 8,
+            "the file still shows where env is silent"
+        );
+
+        let flags = Cli {
+            listen: Some("127.0.0.1:9000".parse().unwrap()),
+            data_dir: Some(PathBuf::from("from-flag")),
+            log_format: Some(LogFormat::Text),
+            ..cli
+        };
+        let from_flags = Settings::from_layers(&flags, environment).unwrap();
+        assert_eq!(from_flags.listen, "127.0.0.1:9000".parse().unwrap());
+        assert_eq!(from_flags.data_dir, PathBuf::from("from-flag"));
+        assert_eq!(from_flags.log.format, LogFormat::Text);
+        assert_eq!(
+            from_flags.log.filter, "warn",
+            "env still shows where flags are silent"
+        );
+        std::fs::remove_file(file).unwrap();
+    }
+
+    #[test]
+    fn flags_parse_from_the_command_line() {
+        use clap::Parser;
+        let cli = Cli::try_parse_from([
+            "pitchmate",
+            "--listen",
+            "127.0.0.1:1234",
+            "--data-dir",
+            "d",
+            "--log-format",
+            "json",
+            "--log-filter",
+            "trace",
+        ])
+        .unwrap();
+        let settings = Settings::from_layers(&cli, HashMap::new()).unwrap();
+        assert_eq!(settings.listen.port(), 1234);
+        assert_eq!(settings.log.format, LogFormat::Json);
+        assert_eq!(settings.log.filter, "trace");
+    }
+
+    #[test]
+    fn bad_values_are_rejected() {
+        for environment in [
+            env(&[("PITCHMATE__LISTEN", "not an address")]),
+            env(&[("PITCHMATE__LOG__FORMAT", "xml")]),
+            env(&[("PITCHMATE__STREAM__WATCHER_BUFFER", "0")]),
+            env(&[("PITCHMATE__NO_SUCH_SETTING", "1")]),
+        ] {
+            assert!(
+                Settings::from_layers(&Cli::default(), environment.clone()).is_err(),
+                "{environment:?}"
+            );
+        }
+    }
+}

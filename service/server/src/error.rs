@@ -1,0 +1,300 @@
+//! Every way a request can fail, and how each failure reaches a client: a gRPC code plus a
+//! `google.rpc.ErrorInfo` whose `reason` is stable (bots branch on it) and a message a person
+//! can act on.
+
+use std::collections::HashMap;
+
+use pitchmate_rules::{RuleError, RuleErrorKind};
+use thiserror::Error;
+use tonic::{Code, Status};
+use tonic_types::{ErrorDetails, StatusExt};
+
+/// The `ErrorInfo.domain` of every error this service returns.
+pub const ERROR_DOMAIN: &str = "pitchmate.dev";
+
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ServiceError {
+    #[error("no match has the id `{0}`; ListMatches shows the matches this server hosts")]
+    MatchNotFound(String),
+    #[error("no variant has the id `{id}`; this server hosts: {known}")]
+    UnknownVariant { id: String, known: String },
+    #[error("{0}")]
+    IllegalAction(String),
+    #[error("{0}")]
+    MalformedNotation(String),
+    #[error("{0}")]
+    NotYourTurn(String),
+    #[error(
+        "stale version: the request expected version {expected} but the match is at version \
+         {current}; fetch the legal actions again and act on the current version"
+    )]
+    StaleVersion { expected: u64, current: u64 },
+    #[error("{0}")]
+    Unauthenticated(String),
+    #[error(
+        "the seat token is not valid for match `{0}`; send the token JoinMatch returned for this \
+         match as `authorization: Bearer <token>`"
+    )]
+    InvalidSeatToken(String),
+    #[error("seat `{0}` is already taken; leave the seat empty to take the first free one")]
+    SeatTaken(String),
+    #[error("every seat of this match is taken")]
+    NoFreeSeat,
+    #[error("this variant has no seat `{seat}`; its seats are: {seats}")]
+    UnknownSeat { seat: String, seats: String },
+    #[error("the match is {status}; {hint}")]
+    MatchNotActive {
+        status: &'static str,
+        hint: &'static str,
+    },
+    #[error("{0}")]
+    InvalidOption(String),
+    #[error("{0}")]
+    InvalidPosition(String),
+    #[error("{0}")]
+    InvalidArgument(String),
+    /// The match's actor stopped; only a server shutting down or a bug gets here.
+    #[error("the match is not available right now ({0}); retry shortly")]
+    Unavailable(String),
+}
+
+impl ServiceError {
+    /// The stable `ErrorInfo.reason`.
+    pub fn reason(&self) -> &'static str {
+        match self {
+            Self::MatchNotFound(_) => "MATCH_NOT_FOUND",
+            Self::UnknownVariant { .. } => "UNKNOWN_VARIANT",
+            Self::IllegalAction(_) => "ILLEGAL_ACTION",
+            Self::MalformedNotation(_) => "MALFORMED_NOTATION",
+            Self::NotYourTurn(_) => "NOT_YOUR_TURN",
+            Self::StaleVersion { .. } => "STALE_VERSION",
+            Self::Unauthenticated(_) => "UNAUTHENTICATED",
+            Self::InvalidSeatToken(_) => "INVALID_SEAT_TOKEN",
+            Self::SeatTaken(_) => "SEAT_TAKEN",
+            Self::NoFreeSeat => "NO_FREE_SEAT",
+            Self::UnknownSeat { .. } => "UNKNOWN_SEAT",
+            Self::MatchNotActive { .. } => "MATCH_NOT_ACTIVE",
+            Self::InvalidOption(_) => "INVALID_OPTION",
+            Self::InvalidPosition(_) => "INVALID_POSITION",
+            Self::InvalidArgument(_) => "INVALID_ARGUMENT",
+            Self::Unavailable(_) => "MATCH_UNAVAILABLE",
+        }
+    }
+
+    pub fn code(&self) -> Code {
+        match self {
+            Self::MatchNotFound(_) | Self::UnknownVariant { .. } => Code::NotFound,
+            Self::IllegalAction(_)
+            | Self::NotYourTurn(_)
+            | Self::StaleVersion { .. }
+            | Self::SeatTaken(_)
+            | Self::NoFreeSeat
+            | Self::MatchNotActive { .. } => Code::FailedPrecondition,
+            Self::MalformedNotation(_)
+            | Self::UnknownSeat { .. }
+            | Self::InvalidOption(_)
+            | Self::InvalidPosition(_)
+            | Self::InvalidArgument(_) => Code::InvalidArgument,
+            Self::Unauthenticated(_) | Self::InvalidSeatToken(_) => Code::Unauthenticated,
+            Self::Unavailable(_) => Code::Unavailable,
+        }
+    }
+
+    /// Machine-readable facts beside the reason.
+    fn metadata(&self) -> HashMap<String, String> {
+        match self {
+            Self::StaleVersion { expected, current } => HashMap::from([
+                ("expected_version".to_owned(), expected.to_string()),
+                ("current_version".to_owned(), current.to_string()),
+            ]),
+            Self::MatchNotFound(id) | Self::InvalidSeatToken(id) => {
+                HashMap::from([("match_id".to_owned(), id.clone())])
+            }
+            Self::UnknownVariant { id, .. } => {
+                HashMap::from([("variant_id".to_owned(), id.clone())])
+            }
+            Self::SeatTaken(seat) | Self::UnknownSeat { seat, .. } => {
+                HashMap::from([("seat".to_owned(), seat.clone())])
+            }
+            Self::MatchNotActive { status, .. } => {
+                HashMap::from([("status".to_owned(), (*status).to_owned())])
+            }
+            _ => HashMap::new(),
+        }
+    }
+}
+
+impl From<RuleError> for ServiceError {
+    fn from(error: RuleError) -> Self {
+        match error.kind {
+            RuleErrorKind::IllegalAction => Self::IllegalAction(error.message),
+            RuleErrorKind::NotYourTurn => Self::NotYourTurn(error.message),
+            RuleErrorKind::MalformedNotation => Self::MalformedNotation(error.message),
+            RuleErrorKind::InvalidOption => Self::InvalidOption(error.message),
+            RuleErrorKind::InvalidPosition => Self::InvalidPosition(error.message),
+            RuleErrorKind::GameOver => Self::MatchNotActive {
+                status: "finished",
+                hint: "no more actions are accepted",
+            },
+        }
+    }
+}
+
+impl From<ServiceError> for Status {
+    fn from(error: ServiceError) -> Self {
+        let details = ErrorDetails::with_error_info(error.reason(), ERROR_DOMAIN, error.metadata());
+        Status::with_error_details(error.code(), error.to_string(), details)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn info(status: &Status) -> tonic_types::ErrorInfo {
+        status.get_details_error_info().expect("ErrorInfo attached")
+    }
+
+    #[test]
+    fn every_error_maps_to_its_code_and_reason() {
+        let cases = [
+            (
+                ServiceError::MatchNotFound("m".into()),
+                Code::NotFound,
+                "MATCH_NOT_FOUND",
+            ),
+            (
+                ServiceError::UnknownVariant {
+                    id: "x".into(),
+                    known: "soccer-chess".into(),
+                },
+                Code::NotFound,
+                "UNKNOWN_VARIANT",
+            ),
+            (
+                ServiceError::IllegalAction("no".into()),
+                Code::FailedPrecondition,
+                "ILLEGAL_ACTION",
+            ),
+            (
+                ServiceError::MalformedNotation("??".into()),
+                Code::InvalidArgument,
+                "MALFORMED_NOTATION",
+            ),
+            (
+                ServiceError::NotYourTurn("wait".into()),
+                Code::FailedPrecondition,
+                "NOT_YOUR_TURN",
+            ),
+            (
+                ServiceError::StaleVersion {
+                    expected: 1,
+                    current: 2,
+                },
+                Code::FailedPrecondition,
+                "STALE_VERSION",
+            ),
+            (
+                ServiceError::Unauthenticated("no token".into()),
+                Code::Unauthenticated,
+                "UNAUTHENTICATED",
+            ),
+            (
+                ServiceError::InvalidSeatToken("m".into()),
+                Code::Unauthenticated,
+                "INVALID_SEAT_TOKEN",
+            ),
+            (
+                ServiceError::SeatTaken("first".into()),
+                Code::FailedPrecondition,
+                "SEAT_TAKEN",
+            ),
+            (
+                ServiceError::NoFreeSeat,
+                Code::FailedPrecondition,
+                "NO_FREE_SEAT",
+            ),
+            (
+                ServiceError::UnknownSeat {
+                    seat: "third".into(),
+                    seats: "first, second".into(),
+                },
+                Code::InvalidArgument,
+                "UNKNOWN_SEAT",
+            ),
+            (
+                ServiceError::MatchNotActive {
+                    status: "waiting",
+                    hint: "join first",
+                },
+                Code::FailedPrecondition,
+                "MATCH_NOT_ACTIVE",
+            ),
+            (
+                ServiceError::InvalidOption("o".into()),
+                Code::InvalidArgument,
+                "INVALID_OPTION",
+            ),
+            (
+                ServiceError::InvalidPosition("p".into()),
+                Code::InvalidArgument,
+                "INVALID_POSITION",
+            ),
+            (
+                ServiceError::InvalidArgument("a".into()),
+                Code::InvalidArgument,
+                "INVALID_ARGUMENT",
+            ),
+            (
+                ServiceError::Unavailable("stopped".into()),
+                Code::Unavailable,
+                "MATCH_UNAVAILABLE",
+            ),
+        ];
+        for (error, code, reason) in cases {
+            let message = error.to_string();
+            let status = Status::from(error);
+            assert_eq!(status.code(), code, "{reason}");
+            assert_eq!(status.message(), message);
+            let info = info(&status);
+            assert_eq!(info.reason, reason);
+            assert_eq!(info.domain, ERROR_DOMAIN);
+        }
+    }
+
+    #[test]
+    fn stale_version_carries_both_versions() {
+        let status = Status::from(ServiceError::StaleVersion {
+            expected: 3,
+            current: 5,
+        });
+        let info = info(&status);
+        assert_eq!(info.metadata["expected_version"], "3");
+        assert_eq!(info.metadata["current_version"], "5");
+        assert!(status.message().contains("expected version 3"));
+        assert!(status.message().contains("version 5"));
+    }
+
+    #[test]
+    fn rule_errors_keep_their_kind_and_message() {
+        let cases = [
+            (RuleError::illegal("e2 is empty"), "ILLEGAL_ACTION"),
+            (RuleError::not_your_turn("second acts"), "NOT_YOUR_TURN"),
+            (
+                RuleError::malformed("cannot read `zz`"),
+                "MALFORMED_NOTATION",
+            ),
+            (RuleError::invalid_option("sets too big"), "INVALID_OPTION"),
+            (RuleError::invalid_position("two balls"), "INVALID_POSITION"),
+            (RuleError::game_over(), "MATCH_NOT_ACTIVE"),
+        ];
+        for (rule_error, reason) in cases {
+            let message = rule_error.message.clone();
+            let error = ServiceError::from(rule_error);
+            assert_eq!(error.reason(), reason);
+            if reason != "MATCH_NOT_ACTIVE" {
+                assert_eq!(error.to_string(), message);
+            }
+        }
+    }
+}

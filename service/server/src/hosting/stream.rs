@@ -1,0 +1,225 @@
+//! Forwarding a match's events to one watcher.
+//!
+//! The actor publishes live events on a broadcast channel, which never blocks it. Per watcher a
+//! task sends the backlog, then the live events, into a small bounded channel the connection
+//! drains. When the watcher falls so far behind that the broadcast drops events for it, the
+//! task asks the actor for the missed ones by seq and carries on: nothing lost, nothing twice.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use pitchmate_proto::v1 as pb;
+use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::{mpsc, watch};
+
+use super::actor::{MatchHandle, Subscription};
+use super::log::LoggedEvent;
+
+pub type StreamItem = Result<pb::StreamMatchEventsResponse, tonic::Status>;
+
+/// How a watcher's stream behaves.
+#[derive(Clone, Copy, Debug)]
+pub struct WatchLimits {
+    pub buffer: usize,
+    pub heartbeat: Duration,
+}
+
+/// Why forwarding stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finish {
+    /// The match-ended event was sent.
+    MatchEnded,
+    /// The client went away.
+    ClientLeft,
+    /// The match's actor is gone (server shutting down).
+    MatchGone,
+}
+
+/// Starts the forwarding task; the stream ends after the match ends, when the client leaves,
+/// or when `stopping` turns true.
+pub fn spawn_watcher(
+    handle: MatchHandle,
+    subscription: Subscription,
+    after_seq: u64,
+    limits: WatchLimits,
+    mut stopping: watch::Receiver<bool>,
+) -> mpsc::Receiver<StreamItem> {
+    let (sender, receiver) = mpsc::channel(limits.buffer);
+    let mut forwarder = Forwarder {
+        handle,
+        sender,
+        sent: after_seq,
+        viewer: subscription.viewer,
+    };
+    tokio::spawn(async move {
+        tokio::select! {
+            finish = forwarder.run(subscription, limits.heartbeat) => {
+                tracing::debug!(?finish, last_seq = forwarder.sent, "watcher finished");
+            }
+            _ = stopping.wait_for(|stop| *stop) => tracing::debug!("watcher closed for shutdown"),
+        }
+    });
+    receiver
+}
+
+struct Forwarder {
+    handle: MatchHandle,
+    sender: mpsc::Sender<StreamItem>,
+    /// The seq of the newest event sent.
+    sent: u64,
+    viewer: pitchmate_rules::Viewer,
+}
+
+impl Forwarder {
+    async fn run(&mut self, subscription: Subscription, heartbeat: Duration) -> Finish {
+        let Subscription {
+            backlog,
+            mut live,
+            ended,
+            ..
+        } = subscription;
+        if let Some(finish) = self.send_all(&backlog).await {
+            return finish;
+        }
+        if ended {
+            // The end was at or before `after_seq`: nothing more will come.
+            return Finish::MatchEnded;
+        }
+        loop {
+            let received = tokio::time::timeout(heartbeat, live.recv()).await;
+            let finish = match received {
+                Err(_quiet) => self.heartbeat().await,
+                Ok(Ok(event)) if event.seq <= self.sent => None,
+                Ok(Ok(event)) if event.seq == self.sent + 1 => self.send_all(&[event]).await,
+                // A gap (only possible right after a lag) or a lag: catch up from the log.
+                Ok(Ok(_)) | Ok(Err(RecvError::Lagged(_))) => self.catch_up().await,
+                Ok(Err(RecvError::Closed)) => Some(Finish::MatchGone),
+            };
+            if let Some(finish) = finish {
+                return finish;
+            }
+        }
+    }
+
+    async fn catch_up(&mut self) -> Option<Finish> {
+        tracing::debug!(
+            after_seq = self.sent,
+            "watcher lagged; resynchronising from the log"
+        );
+        match self.handle.events_after(self.sent).await {
+            Ok(missed) => self.send_all(&missed).await,
+            Err(_) => Some(Finish::MatchGone),
+        }
+    }
+
+    async fn send_all(&mut self, events: &[Arc<LoggedEvent>]) -> Option<Finish> {
+        for event in events {
+            let item = pb::StreamMatchEventsResponse {
+                item: Some(pb::stream_match_events_response::Item::Event(
+                    event.view_for(self.viewer),
+                )),
+            };
+            if self.sender.send(Ok(item)).await.is_err() {
+                return Some(Finish::ClientLeft);
+            }
+            self.sent = event.seq;
+            if event.ends_match() {
+                return Some(Finish::MatchEnded);
+            }
+        }
+        None
+    }
+
+    async fn heartbeat(&mut self) -> Option<Finish> {
+        let item = pb::StreamMatchEventsResponse {
+            item: Some(pb::stream_match_events_response::Item::Heartbeat(
+                pb::Heartbeat {
+                    last_seq: self.sent,
+                },
+            )),
+        };
+        self.sender
+            .send(Ok(item))
+            .await
+            .err()
+            .map(|_| Finish::ClientLeft)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{ActionChoice, GameRegistry};
+    use crate::hosting::{ActorLimits, MatchRegistry, NewMatch, Submission};
+
+    /// Plays `count` actions (the first legal one each time) for whoever is to act.
+    async fn play(handle: &MatchHandle, tokens: &[(String, String)], count: usize) {
+        for _ in 0..count {
+            let summary = handle.summary();
+            let seat = summary.turn.unwrap().to_act[0].clone();
+            let token = tokens
+                .iter()
+                .find(|(s, _)| *s == seat)
+                .map(|(_, t)| t.clone());
+            let submission = Submission {
+                expected_version: summary.version,
+                client_action_id: String::new(),
+                choice: ActionChoice::Index(0),
+            };
+            handle.submit(token, submission).await.unwrap();
+        }
+    }
+
+    #[tokio::test]
+    async fn a_lagging_watcher_catches_up_from_the_log() {
+        let registry = MatchRegistry::new(
+            GameRegistry::standard(),
+            ActorLimits {
+                commands: 8,
+                live_capacity: 2,
+            },
+        );
+        let created = registry
+            .create(NewMatch {
+                variant_id: "soccer-chess".into(),
+                ..NewMatch::default()
+            })
+            .unwrap();
+        let handle = registry.get(&created.match_id).unwrap();
+        let mut tokens = Vec::new();
+        for _ in 0..2 {
+            let joined = handle.join(None, "bot".into()).await.unwrap();
+            tokens.push((joined.seat, joined.seat_token));
+        }
+        let subscription = handle.watch(None, 0).await.unwrap();
+        let (_never_stop, stopping) = watch::channel(false);
+        let limits = WatchLimits {
+            buffer: 1,
+            heartbeat: Duration::from_secs(60),
+        };
+        let mut receiver = spawn_watcher(handle.clone(), subscription, 0, limits, stopping);
+
+        // Nobody reads: the forwarder blocks after one event while the live feed, holding two,
+        // overflows many times over.
+        play(&handle, &tokens, 40).await;
+        let last_seq = handle.summary().last_seq;
+        assert!(last_seq > 40);
+
+        let mut seqs = Vec::new();
+        while (seqs.len() as u64) < last_seq {
+            let item = receiver.recv().await.unwrap().unwrap();
+            if let Some(pb::stream_match_events_response::Item::Event(event)) = item.item {
+                seqs.push(event.seq);
+            }
+        }
+        assert_eq!(seqs, (1..=last_seq).collect::<Vec<_>>());
+
+        // And it keeps following live events after catching up.
+        play(&handle, &tokens, 1).await;
+        let item = receiver.recv().await.unwrap().unwrap();
+        let Some(pb::stream_match_events_response::Item::Event(next)) = item.item else {
+            panic!("expected an event, got {item:?}");
+        };
+        assert_eq!(next.seq, last_seq + 1);
+    }
+}

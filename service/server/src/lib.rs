@@ -1,0 +1,18 @@
+//! The Pitchmate server: hosts matches of the Pitchmate games for bots over gRPC.
+//!
+//! Data flows one way: a gRPC handler ([`api`]) checks a request and hands it to the match's
+//! actor ([`hosting`]), which plays it on the rules engine through the proto mapping
+//! ([`games`]), appends the resulting events to the match's log and streams them to watchers.
+//! [`serve`] assembles everything; [`Settings`] configures it.
+
+pub mod api;
+pub mod config;
+pub mod error;
+pub mod games;
+pub mod hosting;
+pub mod server;
+pub mod telemetry;
+
+pub use config::Settings;
+pub use error::ServiceError;
+pub use server::{ServeError, serve};
