@@ -889,6 +889,58 @@ fn shootout_game(seed: u64) -> Chessyball {
     game
 }
 
+/// Found by random play: a goal that levels the score and reaches `total_goals` sends the
+/// match to penalties with the ball still in the goal it entered, as when a goal ends the match.
+/// The board is the one random play reached on a 16 x 9 pitch (goals a4-a6 and p4-p6); home's
+/// earlier goal is set directly.
+#[test]
+fn a_goal_that_sends_the_match_to_penalties_leaves_the_ball_in_the_goal() {
+    let given = [
+        ("ball_start", text("home_side")),
+        ("pass_through", text("own")),
+        ("after_goal", text("reset")),
+        ("keeper_leaves_box", OptionValue::Bool(true)),
+        ("shootout", OptionValue::Bool(true)),
+        ("first_to", OptionValue::Int(2)),
+        ("total_goals", OptionValue::Int(2)),
+        ("max_turns", OptionValue::Int(29)),
+        ("files", OptionValue::Int(16)),
+        ("ranks", OptionValue::Int(9)),
+    ];
+    let board = "1M2m11/11M4/5K10/5M1M8/3m5m6/4M2m8/2m13/1M2o11/10m2k2 a";
+    let mut game = game_with(&given, 7, Some(board.to_owned()));
+    game.score = [1, 0];
+    check_invariants(&game, 1);
+    // The away keeper, out of its box, stops on f1 next to the ball on e2 and kicks it
+    // diagonally d3 c4 b5 into home's goal on a6: 1-1, two goals in total.
+    let events = play(&mut game, AWAY, &mv("n1", "f1"));
+    assert!(events.contains(&Event::BallKicked {
+        piece: 13,
+        from: sq("e2"),
+        to: sq("a6"),
+    }));
+    assert!(events.contains(&Event::GoalScored {
+        seat: AWAY,
+        own_goal: false,
+        square: sq("a6"),
+        score: [1, 1],
+    }));
+    assert!(matches!(events.last(), Some(Event::ShootoutStarted { .. })));
+    assert_eq!(game.turn().phase, "shootout");
+    assert_eq!(game.ball, sq("a6"));
+    assert_eq!(
+        game.board(Viewer::Spectator).ball.unwrap().square,
+        Some(sq("a6"))
+    );
+    check_invariants(&game, 2);
+    while game.outcome().is_none() {
+        let seat = game.turn().to_act[0];
+        play(&mut game, seat, &Action::Shoot);
+        check_invariants(&game, 2);
+    }
+    assert_eq!(game.ball, sq("a6"));
+}
+
 #[test]
 fn a_level_match_goes_to_penalties_that_alternate_and_always_end() {
     let mut decided_early = false;
@@ -1192,10 +1244,16 @@ fn check_invariants(game: &Chessyball, goals_seen: u32) {
         game.occupant(game.ball).is_none(),
         "the ball shares a square"
     );
-    if game.phase == Phase::PlaceBall
-        || (game.phase == Phase::Over && pitch.goal_owner(game.ball).is_some())
-    {
+    // The ball rests in a goal cell only after the goal that put it there: while the conceding
+    // side has still to place it, or when that goal ended regular play (the match is over, or
+    // a level score sent it to the penalty shoot-out, which does not use the ball).
+    let play_ended = matches!(game.phase, Phase::Over | Phase::Shootout);
+    if game.phase == Phase::PlaceBall || (play_ended && pitch.goal_owner(game.ball).is_some()) {
         assert!(pitch.goal_owner(game.ball).is_some());
+        assert!(
+            game.score.iter().sum::<u32>() > 0,
+            "a ball in goal without a goal"
+        );
     } else {
         assert!(
             pitch.is_inner(game.ball),
