@@ -18,21 +18,30 @@ pub struct TestServer {
 impl TestServer {
     /// A server with the built-in default settings (the process environment is not read).
     pub async fn start() -> Self {
-        let settings = Settings::from_layers(&Cli::default(), Default::default()).expect("default settings");
+        let settings =
+            Settings::from_layers(&Cli::default(), Default::default()).expect("default settings");
         Self::start_with(settings).await
     }
 
     pub async fn start_with(settings: Settings) -> Self {
-        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind loopback");
+        let listener = TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind loopback");
         let addr = listener.local_addr().expect("bound address");
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(async move {
             let shutdown = async {
                 let _ = stopped.await;
             };
-            pitchmate_server::serve(&settings, listener, shutdown).await.expect("server runs");
+            pitchmate_server::serve(&settings, listener, shutdown)
+                .await
+                .expect("server runs");
         });
-        Self { addr, stop: Some(stop), task: Some(task) }
+        Self {
+            addr,
+            stop: Some(stop),
+            task: Some(task),
+        }
     }
 
     pub fn url(&self) -> String {
@@ -40,7 +49,9 @@ impl TestServer {
     }
 
     pub async fn client(&self) -> pitchmate_client::Client {
-        pitchmate_client::Client::connect(self.url()).await.expect("connect to test server")
+        pitchmate_client::Client::connect(self.url())
+            .await
+            .expect("connect to test server")
     }
 
     /// Stops the server and waits for it to finish.

@@ -19,11 +19,22 @@ async fn collect(mut stream: EventStream) -> Vec<pb::MatchEvent> {
 async fn two_random_bots_finish_a_match_and_the_spectator_sees_every_event() {
     let server = TestServer::start().await;
     let client = server.client().await;
-    let created = client.create_match(NewMatch::variant("soccer-chess").seed(7)).await.unwrap();
-    let spectator = tokio::spawn(collect(client.watch(&created.match_id, 0, None).await.unwrap()));
+    let created = client
+        .create_match(NewMatch::variant("soccer-chess").seed(7))
+        .await
+        .unwrap();
+    let spectator = tokio::spawn(collect(
+        client.watch(&created.match_id, 0, None).await.unwrap(),
+    ));
 
-    let first = client.join(&created.match_id, Some("first"), "alice").await.unwrap();
-    let second = client.join(&created.match_id, Some("second"), "bob").await.unwrap();
+    let first = client
+        .join(&created.match_id, Some("first"), "alice")
+        .await
+        .unwrap();
+    let second = client
+        .join(&created.match_id, Some("second"), "bob")
+        .await
+        .unwrap();
     let (a, b) = tokio::join!(
         {
             let client = client.clone();
@@ -41,16 +52,34 @@ async fn two_random_bots_finish_a_match_and_the_spectator_sees_every_event() {
 
     let watched = spectator.await.unwrap();
     let seqs: Vec<u64> = watched.iter().map(|e| e.seq).collect();
-    assert_eq!(seqs, (1..=watched.len() as u64).collect::<Vec<_>>(), "gap-free numbering from 1");
-    assert!(matches!(watched.last().and_then(|e| e.kind.as_ref()), Some(Kind::MatchEnded(_))));
-    let actions = watched.iter().filter(|e| matches!(e.kind, Some(Kind::ActionTaken(_)))).count();
-    assert!(actions > 22, "setup alone takes 22 placements, saw {actions} actions");
+    assert_eq!(
+        seqs,
+        (1..=watched.len() as u64).collect::<Vec<_>>(),
+        "gap-free numbering from 1"
+    );
+    assert!(matches!(
+        watched.last().and_then(|e| e.kind.as_ref()),
+        Some(Kind::MatchEnded(_))
+    ));
+    let actions = watched
+        .iter()
+        .filter(|e| matches!(e.kind, Some(Kind::ActionTaken(_))))
+        .count();
+    assert!(
+        actions > 22,
+        "setup alone takes 22 placements, saw {actions} actions"
+    );
 
     // The history read afterwards is the same sequence the spectator saw live.
     let replayed = collect(client.watch(&created.match_id, 0, None).await.unwrap()).await;
     assert_eq!(replayed, watched);
 
-    let finished = client.get_match(&created.match_id, None).await.unwrap().r#match.unwrap();
+    let finished = client
+        .get_match(&created.match_id, None)
+        .await
+        .unwrap()
+        .r#match
+        .unwrap();
     assert_eq!(finished.status(), pb::MatchStatus::Finished);
     assert_eq!(finished.last_seq, watched.len() as u64);
     assert_eq!(finished.result.as_ref(), Some(&result_a));
