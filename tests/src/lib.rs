@@ -2,6 +2,9 @@
 
 use std::net::SocketAddr;
 
+use pitchmate_client::pb::match_event::Kind;
+use pitchmate_client::pb::stream_match_events_response::Item;
+use pitchmate_client::{EventStream, NewMatch, RandomChoice, pb, play};
 use pitchmate_server::Settings;
 use pitchmate_server::config::Cli;
 use tokio::net::TcpListener;
@@ -70,5 +73,97 @@ impl Drop for TestServer {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
+    }
+}
+
+/// Every event a stream delivers until the server closes it (after the match ends).
+pub async fn collect_events(mut stream: EventStream) -> Vec<pb::MatchEvent> {
+    let mut events = Vec::new();
+    while let Some(message) = stream.message().await.expect("stream stays healthy") {
+        if let Some(Item::Event(event)) = message.item {
+            events.push(event);
+        }
+    }
+    events
+}
+
+/// A match two random bots played to its end, as a spectator watched it live.
+pub struct FinishedMatch {
+    pub match_id: String,
+    pub result: pb::MatchResult,
+    /// The spectator's events, from the first to `MatchEnded`.
+    pub watched: Vec<pb::MatchEvent>,
+}
+
+/// Creates `new`, lets two seeded random bots play every seat to the end while a spectator
+/// watches, and checks what every finished match must satisfy: both seats saw the same result,
+/// the rules ended it, the spectator saw a gap-free sequence from 1 ending in `MatchEnded`,
+/// and reading the history afterwards gives the same sequence.
+pub async fn play_random_match(server: &TestServer, new: NewMatch) -> FinishedMatch {
+    let client = server.client().await;
+    let created = client.create_match(new).await.expect("create match");
+    let match_id = created.match_id.clone();
+    let spectator = tokio::spawn(collect_events(
+        client.watch(&match_id, 0, None).await.expect("watch"),
+    ));
+
+    let mut seats = Vec::new();
+    for seat in &created.seats {
+        seats.push(
+            client
+                .join(&match_id, Some(&seat.seat), &format!("bot-{}", seat.seat))
+                .await
+                .expect("join"),
+        );
+    }
+    let players = seats.into_iter().enumerate().map(|(i, seat)| {
+        let client = client.clone();
+        tokio::spawn(
+            async move { play(&client, &seat, &mut RandomChoice::seeded(i as u64 + 1)).await },
+        )
+    });
+    let mut results = Vec::new();
+    for player in players.collect::<Vec<_>>() {
+        results.push(player.await.expect("player task").expect("player finishes"));
+    }
+    let result = results[0].clone();
+    assert!(
+        results.iter().all(|r| *r == result),
+        "every seat sees the same result: {results:?}"
+    );
+    assert_eq!(result.reason(), pb::ResultReason::Rules, "{result:?}");
+
+    let watched = spectator.await.expect("spectator task");
+    let seqs: Vec<u64> = watched.iter().map(|e| e.seq).collect();
+    assert_eq!(
+        seqs,
+        (1..=watched.len() as u64).collect::<Vec<_>>(),
+        "gap-free numbering from 1"
+    );
+    assert!(matches!(
+        watched.last().and_then(|e| e.kind.as_ref()),
+        Some(Kind::MatchEnded(_))
+    ));
+
+    let replayed =
+        collect_events(client.watch(&match_id, 0, None).await.expect("watch again")).await;
+    assert_eq!(
+        replayed, watched,
+        "the stored history is what the spectator saw live"
+    );
+
+    let finished = client
+        .get_match(&match_id, None)
+        .await
+        .expect("get match")
+        .r#match
+        .expect("match");
+    assert_eq!(finished.status(), pb::MatchStatus::Finished);
+    assert_eq!(finished.last_seq, watched.len() as u64);
+    assert_eq!(finished.result.as_ref(), Some(&result));
+    FinishedMatch {
+        match_id,
+        result,
+        watched,
     }
 }

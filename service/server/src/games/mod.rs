@@ -10,7 +10,9 @@ mod soccer_chess;
 use std::collections::BTreeMap;
 
 use pitchmate_proto::v1 as pb;
-use pitchmate_rules::{Game, Outcome, RuleError, Seat, Turn, VariantInfo, Viewer, Visibility};
+use pitchmate_rules::{
+    Emitted, Game, Outcome, RuleError, Seat, Turn, VariantInfo, Viewer, Visibility,
+};
 
 pub use convert::{
     option_from_proto, option_to_proto, scores_to_proto, square_from_proto, square_to_proto,
@@ -67,6 +69,9 @@ pub trait HostedGame: Send + Sync {
     fn view(&self, viewer: Viewer, version: u64) -> pb::MatchView;
     fn outcome(&self) -> Option<Outcome>;
     fn scores(&self) -> Vec<u32>;
+    /// What setting the game up decided (a coin flip, a seeded ball placement), logged once
+    /// right after the match is created.
+    fn opening_events(&self) -> Vec<(pb::GameEvent, Visibility)>;
 }
 
 /// Any mapped game, hosted.
@@ -130,6 +135,13 @@ impl<G: ProtoMapping> Hosted<G> {
                 }
             },
         }
+    }
+
+    fn emitted_to_proto(&self, emitted: &[Emitted<G::Event>]) -> Vec<(pb::GameEvent, Visibility)> {
+        emitted
+            .iter()
+            .map(|e| (G::event_to_proto(&e.event, &self.info.seats), e.visibility))
+            .collect()
     }
 
     /// "legal now: a, b, c (and 40 more)".
@@ -201,10 +213,7 @@ impl<G: ProtoMapping> HostedGame for Hosted<G> {
             action: G::action_to_proto(&action),
             notation,
             action_visibility,
-            events: emitted
-                .iter()
-                .map(|e| (G::event_to_proto(&e.event, &self.info.seats), e.visibility))
-                .collect(),
+            events: self.emitted_to_proto(&emitted),
         })
     }
 
@@ -239,6 +248,10 @@ impl<G: ProtoMapping> HostedGame for Hosted<G> {
 
     fn scores(&self) -> Vec<u32> {
         self.game.scores()
+    }
+
+    fn opening_events(&self) -> Vec<(pb::GameEvent, Visibility)> {
+        self.emitted_to_proto(&self.game.opening_events())
     }
 }
 

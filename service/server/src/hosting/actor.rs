@@ -321,6 +321,9 @@ impl MatchActor {
                 seed: actor.setup.seed,
             }),
         );
+        for (event, visibility) in actor.game.opening_events() {
+            actor.record(visibility, pb::match_event::Kind::GameEvent(event));
+        }
         actor
     }
 
