@@ -11,6 +11,7 @@
 pub mod board;
 pub mod game;
 pub mod geometry;
+pub mod gridiron;
 pub mod options;
 pub mod playout;
 pub mod rng;
