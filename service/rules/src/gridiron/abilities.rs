@@ -81,7 +81,13 @@ impl Gridiron {
 
     /// Changes a piece's movement: its coming move when it has not moved yet this turn,
     /// otherwise its next one. `frozen` takes all of it (chop block).
-    pub(crate) fn change_movement(&mut self, id: u32, change: i8, frozen: bool, events: &mut Events) {
+    pub(crate) fn change_movement(
+        &mut self,
+        id: u32,
+        change: i8,
+        frozen: bool,
+        events: &mut Events,
+    ) {
         let piece = self.piece_mut(id);
         let next_turn = piece.moved;
         if next_turn {
@@ -146,7 +152,9 @@ impl Gridiron {
         let df = (them.square.file - from.file).signum();
         let dr = (them.square.rank - from.rank).signum();
         if (df, dr) == (0, 0) {
-            return Err(format!("#{target} shares the square; there is no direction to push"));
+            return Err(format!(
+                "#{target} shares the square; there is no direction to push"
+            ));
         }
         let to = Location::new(them.square.offset(df, dr), them.spot);
         if !field::on_field(to.square) {

@@ -68,7 +68,8 @@ impl Gridiron {
     /// The pass modifier as the field stands now.
     pub(crate) fn pass_modifier(&self, passer: u32, receiver: u32) -> i8 {
         let defense = self.defense();
-        let near = |a: u32, b: u32| field::adjacent(self.piece(a).loc.square, self.piece(b).loc.square);
+        let near =
+            |a: u32, b: u32| field::adjacent(self.piece(a).loc.square, self.piece(b).loc.square);
         let active = |kind: Kind, on_offense: bool| captain_active(kind, on_offense);
         let mut modifier = 0;
         for d in self.pieces.iter().filter(|p| p.owner == defense) {
@@ -140,8 +141,7 @@ impl Gridiron {
             .pieces
             .iter()
             .filter(|p| {
-                p.owner != offense
-                    && field::adjacent(p.loc.square, self.piece(receiver).loc.square)
+                p.owner != offense && field::adjacent(p.loc.square, self.piece(receiver).loc.square)
             })
             .map(|p| p.id)
             .collect();

@@ -34,7 +34,12 @@ impl Gridiron {
             }
             DownEnd::Tackle { .. } | DownEnd::TurnLimit => {
                 if field::own_end_zone(offense, rank) {
-                    self.score(offense.opponent(), SAFETY_POINTS, DownResult::Safety, events);
+                    self.score(
+                        offense.opponent(),
+                        SAFETY_POINTS,
+                        DownResult::Safety,
+                        events,
+                    );
                     events.push(ended(DownResult::Safety, rank));
                     self.change_possession(DriveStart::Safety, None, events);
                     return;
@@ -88,11 +93,9 @@ impl Gridiron {
             line_of_scrimmage: self.los,
             first_down_line: self.line,
         }));
+        self.set_formation(events);
         if self.down == 4 {
-            self.clear_down_effects();
             self.phase = Phase::FourthDown;
-        } else {
-            self.set_formation(events);
         }
     }
 

@@ -70,9 +70,7 @@ impl Gridiron {
             Phase::Roster | Phase::Over => 0,
         };
         let may_end_turn = match self.phase {
-            Phase::Roster => to_act
-                .iter()
-                .any(|s| self.drafts[s.index()].is_complete()),
+            Phase::Roster => to_act.iter().any(|s| self.drafts[s.index()].is_complete()),
             Phase::Formation(_) | Phase::Snap | Phase::Reaction(_) => true,
             Phase::FourthDown | Phase::Over => false,
         };
@@ -245,7 +243,7 @@ impl Gridiron {
                 if punt {
                     self.change_possession(super::DriveStart::Punt, None, events);
                 } else {
-                    self.set_formation(events);
+                    self.phase = Phase::Formation(self.offense);
                 }
             }
             Action::Place { piece, to } => {

@@ -126,12 +126,25 @@ pub enum DriveStart {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Event {
     /// A roster action of one seat (private to that seat).
-    RosterUpdated { seat: Seat, action: Action },
-    RosterCommitted { seat: Seat },
+    RosterUpdated {
+        seat: Seat,
+        action: Action,
+    },
+    RosterCommitted {
+        seat: Seat,
+    },
     /// Both rosters revealed: the pieces with their ids, captain first.
-    RosterRevealed { seat: Seat, pieces: Vec<(u32, Kind)> },
-    CoinTossed { winner: Seat },
-    PeriodStarted { period: u8, first_offense: Seat },
+    RosterRevealed {
+        seat: Seat,
+        pieces: Vec<(u32, Kind)>,
+    },
+    CoinTossed {
+        winner: Seat,
+    },
+    PeriodStarted {
+        period: u8,
+        first_offense: Seat,
+    },
     DriveStarted {
         offense: Seat,
         line_of_scrimmage: i8,
@@ -144,23 +157,44 @@ pub enum Event {
         line_of_scrimmage: i8,
         first_down_line: i8,
     },
-    FourthDownDecided { seat: Seat, punt: bool },
+    FourthDownDecided {
+        seat: Seat,
+        punt: bool,
+    },
     /// Every piece's location at the start of a formation (the default formation).
-    FormationSet { pieces: Vec<(u32, Location)> },
-    PiecePlaced { piece: u32, to: Location },
-    FormationReady { seat: Seat },
+    FormationSet {
+        pieces: Vec<(u32, Location)>,
+    },
+    PiecePlaced {
+        piece: u32,
+        to: Location,
+    },
+    FormationReady {
+        seat: Seat,
+    },
     /// A planning action (private to its seat until the reveal).
-    OrderWritten { seat: Seat, action: Action },
-    OrdersCommitted { seat: Seat },
+    OrderWritten {
+        seat: Seat,
+        action: Action,
+    },
+    OrdersCommitted {
+        seat: Seat,
+    },
     /// The orders revealed. Play actions are left out: who keeps the ball stays hidden from
     /// the defence, and the fake shows as [`Event::BallHidden`] when it is carried out.
-    OrdersRevealed { seat: Seat, orders: Vec<Action> },
+    OrdersRevealed {
+        seat: Seat,
+        orders: Vec<Action>,
+    },
     PieceMoved {
         piece: u32,
         from: Location,
         to: Location,
     },
-    MoveStopped { piece: u32, reason: String },
+    MoveStopped {
+        piece: u32,
+        reason: String,
+    },
     DiceRolled {
         purpose: DicePurpose,
         seat: Seat,
@@ -172,7 +206,10 @@ pub enum Event {
         occupant: u32,
         winner: Option<u32>,
     },
-    PieceReturned { piece: u32, to: Location },
+    PieceReturned {
+        piece: u32,
+        to: Location,
+    },
     AbilityUsed {
         piece: u32,
         ability: Ability,
@@ -197,26 +234,51 @@ pub enum Event {
         next_turn: bool,
     },
     /// Play action: the ball is on one of the two pieces.
-    BallHidden { passer: u32, partner: u32 },
+    BallHidden {
+        passer: u32,
+        partner: u32,
+    },
     /// The offence's private record of who keeps the ball after a play action.
-    KeeperChosen { keeper: u32 },
-    BallRevealed { holder: u32 },
+    KeeperChosen {
+        keeper: u32,
+    },
+    BallRevealed {
+        holder: u32,
+    },
     PassThrown {
         passer: u32,
         receiver: u32,
         modifier: i8,
     },
-    PassCancelled { passer: u32, reason: String },
-    PassCompleted { receiver: u32, total: i8 },
-    PassIncomplete { total: i8 },
-    PassIntercepted { by: u32, total: i8 },
+    PassCancelled {
+        passer: u32,
+        reason: String,
+    },
+    PassCompleted {
+        receiver: u32,
+        total: i8,
+    },
+    PassIncomplete {
+        total: i8,
+    },
+    PassIntercepted {
+        by: u32,
+        total: i8,
+    },
     Tackled {
         tackler: u32,
         carrier: u32,
         at: Location,
     },
-    TackleMissed { tackler: u32, piece: u32 },
-    Scored { seat: Seat, points: u32, reason: DownResult },
+    TackleMissed {
+        tackler: u32,
+        piece: u32,
+    },
+    Scored {
+        seat: Seat,
+        points: u32,
+        reason: DownResult,
+    },
     DownEnded {
         result: DownResult,
         ball_rank: i8,
@@ -225,9 +287,16 @@ pub enum Event {
         line_of_scrimmage: i8,
         first_down_line: i8,
     },
-    TurnoverOnDowns { spot: i8 },
-    PeriodEnded { period: u8 },
-    GameEnded { winner: Option<Seat>, scores: Vec<u32> },
+    TurnoverOnDowns {
+        spot: i8,
+    },
+    PeriodEnded {
+        period: u8,
+    },
+    GameEnded {
+        winner: Option<Seat>,
+        scores: Vec<u32>,
+    },
 }
 
 /// A piece as the details view shows it.

@@ -133,6 +133,10 @@ impl Gridiron {
             }
         }
         order.sort();
+        // Pieces without orders make no move this turn: what hits them counts for the next one.
+        for piece in self.pieces.iter_mut().filter(|p| p.owner == seat) {
+            piece.moved = !order.iter().any(|(_, _, id)| *id == piece.id);
+        }
         for (_, _, id) in order {
             let flow = self.run_order(id, events);
             self.piece_mut(id).moved = true;
@@ -184,9 +188,7 @@ impl Gridiron {
         }
         let kind = self.piece(id).kind;
         let on_offense = owner == self.offense;
-        let last_move = items
-            .iter()
-            .rposition(|a| matches!(a, Action::Move { .. }));
+        let last_move = items.iter().rposition(|a| matches!(a, Action::Move { .. }));
         let mut left = self.base_budget(id);
         let mut planned_at = self.piece(id).origin;
         let mut last_dir = None;
@@ -246,7 +248,11 @@ impl Gridiron {
                     }
                     let cost = ability_cost(kind, *ability, on_offense).unwrap_or(0);
                     if cost > left {
-                        self.stop(id, format!("no movement left for {}", ability.name()), events);
+                        self.stop(
+                            id,
+                            format!("no movement left for {}", ability.name()),
+                            events,
+                        );
                         break;
                     }
                     match self.use_ability(id, *ability, *target, events) {
@@ -323,7 +329,10 @@ impl Gridiron {
             passer: id,
             partner,
         }));
-        events.push(Emitted::private(self.offense, Event::KeeperChosen { keeper }));
+        events.push(Emitted::private(
+            self.offense,
+            Event::KeeperChosen { keeper },
+        ));
     }
 
     /// A piece's move is over: sort out who shares its spot (tackle, tackle attempt, collision).

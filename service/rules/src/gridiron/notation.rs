@@ -154,15 +154,26 @@ impl Gridiron {
     pub(crate) fn load_position(&mut self, text: &str) -> Result<(), RuleError> {
         let bad = |why: &str| RuleError::invalid_position(format!("{why} in {text:?}"));
         let fields: Vec<&str> = text.split_whitespace().collect();
-        let [teams, offense, down, los, line, holder, period, possessions, score] =
-            fields.as_slice()
+        let [
+            teams,
+            offense,
+            down,
+            los,
+            line,
+            holder,
+            period,
+            possessions,
+            score,
+        ] = fields.as_slice()
         else {
             return Err(bad(
                 "expected 9 fields: pieces, offense, down, line of scrimmage, first-down line, \
                  holder, period, possessions, score",
             ));
         };
-        let (home, away) = teams.split_once('/').ok_or_else(|| bad("no `/` between the teams"))?;
+        let (home, away) = teams
+            .split_once('/')
+            .ok_or_else(|| bad("no `/` between the teams"))?;
         for (seat, list) in [(HOME, home), (AWAY, away)] {
             let mut kinds = Vec::new();
             let mut locs = Vec::new();
@@ -186,7 +197,10 @@ impl Gridiron {
         }
         for piece in &self.pieces {
             if let Some(other) = self.piece_at(piece.loc, piece.id) {
-                return Err(bad(&format!("#{} and #{other} share {}", piece.id, piece.loc)));
+                return Err(bad(&format!(
+                    "#{} and #{other} share {}",
+                    piece.id, piece.loc
+                )));
             }
         }
         self.offense = field::parse_seat(offense).ok_or_else(|| bad("offense is home or away"))?;
@@ -208,7 +222,8 @@ impl Gridiron {
         };
         self.los = rank(los)?;
         self.line = rank(line)?;
-        if field::own_end_zone(self.offense, self.los) || field::scoring_end_zone(self.offense, self.los)
+        if field::own_end_zone(self.offense, self.los)
+            || field::scoring_end_zone(self.offense, self.los)
         {
             return Err(bad("the line of scrimmage lies outside both end zones"));
         }

@@ -193,7 +193,9 @@ impl Gridiron {
         }
         let id = action.order_piece().expect("only orders are checked here");
         let Some(piece) = self.piece_opt(id).filter(|p| p.owner == seat) else {
-            return Err(RuleError::illegal(format!("#{id} is not one of your pieces")));
+            return Err(RuleError::illegal(format!(
+                "#{id} is not one of your pieces"
+            )));
         };
         if piece.frozen_now {
             return Err(RuleError::illegal(format!(
@@ -228,7 +230,10 @@ impl Gridiron {
                     )));
                 }
                 if !field::on_field(to.square) {
-                    return Err(RuleError::illegal(format!("{} is off the field", to.square)));
+                    return Err(RuleError::illegal(format!(
+                        "{} is off the field",
+                        to.square
+                    )));
                 }
                 let cost = step_cost(piece.kind, planned.last_dir, dir, planned.route);
                 if cost > left {
@@ -337,7 +342,9 @@ impl Gridiron {
 
     fn check_passer(&self, seat: Seat, id: u32) -> Result<(), RuleError> {
         if seat != self.offense {
-            return Err(RuleError::illegal("only the offence has the ball to pass or fake"));
+            return Err(RuleError::illegal(
+                "only the offence has the ball to pass or fake",
+            ));
         }
         if !self.piece(id).kind.is_passer() {
             return Err(RuleError::illegal(format!(

@@ -127,11 +127,7 @@ impl Kind {
     pub fn movement(self) -> i8 {
         match self {
             Kind::Heavy | Kind::Qb => 1,
-            Kind::Strong
-            | Kind::Nickelback
-            | Kind::LeadBlocker
-            | Kind::Rusher
-            | Kind::Lineman => 2,
+            Kind::Strong | Kind::Nickelback | Kind::LeadBlocker | Kind::Rusher | Kind::Lineman => 2,
             Kind::Fast | Kind::Safety | Kind::DeepThreat | Kind::Scrambler => 3,
         }
     }
@@ -371,7 +367,9 @@ impl RosterDraft {
                 chosen.name()
             )));
         }
-        if self.standard.len() == STANDARD_COUNT && !self.has_standard_qb() && kind != Kind::Scrambler
+        if self.standard.len() == STANDARD_COUNT
+            && !self.has_standard_qb()
+            && kind != Kind::Scrambler
         {
             return Err(RuleError::illegal(
                 "your six standard pieces include no qb, so the captain must be the scrambler",
@@ -421,7 +419,11 @@ impl RosterDraft {
 }
 
 pub fn names(kinds: &[Kind]) -> String {
-    kinds.iter().map(|k| k.name()).collect::<Vec<_>>().join(", ")
+    kinds
+        .iter()
+        .map(|k| k.name())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Checks a full roster given as captain + standard pieces (used by custom positions).

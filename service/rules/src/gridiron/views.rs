@@ -94,12 +94,10 @@ impl Gridiron {
             own_orders: own_seat
                 .map(|s| self.plans[s.index()].clone())
                 .unwrap_or_default(),
-            own_roster: own_seat
-                .filter(|_| self.phase == Phase::Roster)
-                .map(|s| {
-                    let draft = &self.drafts[s.index()];
-                    (draft.captain, draft.standard.clone())
-                }),
+            own_roster: own_seat.filter(|_| self.phase == Phase::Roster).map(|s| {
+                let draft = &self.drafts[s.index()];
+                (draft.captain, draft.standard.clone())
+            }),
             pieces,
             ball_hidden: self.fake.is_some(),
             pass_thrown: self.pass_thrown,
