@@ -244,9 +244,10 @@ enum SetPiece {
 enum Phase {
     Lineup,
     Play,
-    /// The fouling team picks the piece its red card removes, then the set piece follows.
+    /// The fouling team picks the piece its red card removes, then the set piece follows
+    /// (`None`: the foul came after the period's last movement, which then ends).
     SendOff {
-        then: SetPiece,
+        then: Option<SetPiece>,
     },
     Penalty,
     Shootout,

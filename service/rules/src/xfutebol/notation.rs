@@ -196,10 +196,12 @@ fn parse_pair(key: &str, text: &str) -> Result<[u32; 2], RuleError> {
 
 impl XFutebol {
     pub(super) fn write_position(&self) -> String {
+        // Shirt order, so that reading a team back (numbers follow the order) keeps every
+        // piece's number and id.
         let team = |seat: Seat| -> String {
-            self.pieces
-                .iter()
-                .filter(|p| p.seat == seat)
+            let mut team: Vec<&Piece> = self.pieces.iter().filter(|p| p.seat == seat).collect();
+            team.sort_by_key(|p| p.id);
+            team.into_iter()
                 .map(|p| {
                     let mut token = p.role().symbol().to_string();
                     if p.special.is_some() {
@@ -342,7 +344,7 @@ impl XFutebol {
         ];
         self.phase = Phase::Play;
         self.first_kick_off = Some(to_act);
-        self.start_turn(to_act, &mut Vec::new());
+        self.reset_turn(to_act);
         Ok(())
     }
 
@@ -560,7 +562,30 @@ mod tests {
         };
         let copy = XFutebol::new(&setup).unwrap();
         assert_eq!(copy.position(), text);
+        // Shirt numbers and ids survive: the notation lists each team in shirt order.
+        let numbered = |g: &XFutebol| {
+            let mut pieces: Vec<_> = g
+                .details(crate::Viewer::Spectator)
+                .pieces
+                .into_iter()
+                .map(|p| (p.id, p.number, p.square))
+                .collect();
+            pieces.sort();
+            pieces
+        };
+        assert_eq!(numbered(&copy), numbered(&game));
         assert_eq!(copy.board(crate::Viewer::Spectator).pieces.len(), 22);
+    }
+
+    #[test]
+    fn resting_pieces_round_trip_through_the_notation() {
+        // Home to act with a piece that comes back at its team's second turn start from now.
+        let game = position_game("Ae8~2,Ma1", "Mh16", "a1", "h");
+        let text = game.position();
+        assert!(text.contains("Ae8~2"), "{text}");
+        let mut copy = crate::xfutebol::tests::new_game(&[], &[]);
+        copy.load_position_unchecked(&text).unwrap();
+        assert_eq!(copy.position(), text);
     }
 
     #[test]
