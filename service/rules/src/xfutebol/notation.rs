@@ -8,7 +8,8 @@
 //!
 //! Positions: `h:Kd1,Dc2,LDd3;a:Kd16,...;ball:e8;to:h;score:0-0;fouls:0-0;sprints:0-0;half:1;
 //! played:0`. A piece is its role letter, the slot letter for specials, then its square
-//! (`~N` after it when resting N more own turns, `-` instead of a square when sent off), then
+//! (`~N` after it when resting: it comes back at its team's N-th turn start from now; `-`
+//! instead of a square when sent off), then
 //! optional attributes `[speed.skill.strength.goal.defense]`.
 
 use std::fmt;
@@ -553,7 +554,13 @@ mod tests {
         game.apply(HOME, &Action::DefaultLineup).unwrap();
         game.apply(AWAY, &Action::DefaultLineup).unwrap();
         let text = game.position();
-        assert!(text.starts_with("h:Kd1,Dc2,Df2,LDd3,Dg3,LMe4,"), "{text}");
+        assert!(
+            text.starts_with(
+                "h:Kd1,Dc2,Df2,LDd3,Dg3,LMe4,GAd7,RMb5,GAf7,RMh5,Ae8;\
+                 a:Kd16,Dc15,Df15,LDd14,Dg14,LMe13,GAd10,RMb12,GAf10,RMh12,Ae9;ball:"
+            ),
+            "{text}"
+        );
         let setup = crate::game::SetupSpec {
             options: crate::Options::resolve(&XFutebol::info().options, &Default::default())
                 .unwrap(),

@@ -214,3 +214,39 @@ fn random_matches_of_every_style_end_at_default_lengths() {
         }
     }
 }
+
+/// The options table of the rules page, name and default, in declaration order.
+#[test]
+fn the_options_are_the_documented_ones_with_their_defaults() {
+    let documented = [
+        ("winning_style", "two_halves"),
+        ("movements_per_half", "80"),
+        ("goals_to_win", "3"),
+        ("movement_limit", "50"),
+        ("shot_rule", "keeper_margin"),
+        ("keeper_margin", "20"),
+        ("shoot_range", "2"),
+        ("long_shoot_by", "everyone"),
+        ("penalty_rule", "text"),
+        ("free_kick_rule", "text"),
+        ("sprints_per_half", "3"),
+        ("sprint_rest_turns", "3"),
+        ("attribute_variation", "0"),
+        ("shootout_rounds", "5"),
+        ("sudden_death_rounds", "5"),
+        ("min_pieces", "7"),
+    ];
+    let declared: Vec<(&str, String)> = XFutebol::info()
+        .options
+        .iter()
+        .map(|o| match &o.default {
+            OptionValue::Text(text) => (o.name, text.clone()),
+            other => (o.name, other.to_string()),
+        })
+        .collect();
+    let documented: Vec<(&str, String)> = documented
+        .iter()
+        .map(|(name, default)| (*name, (*default).to_owned()))
+        .collect();
+    assert_eq!(declared, documented);
+}
