@@ -345,6 +345,42 @@ mod tests {
     }
 
     #[test]
+    fn the_barrier_is_every_defender_within_two_squares() {
+        // g14 is two king steps from the foul square e12, h15 three: only the first walls.
+        let mut game = position_game(
+            "Ae12",
+            "Kd16,De13,Dg14[50.60.80.40.99],Dh15[50.60.80.40.100]",
+            "e12",
+            "a",
+        );
+        foul_events(&mut game, "e13", "e12");
+        let events = game
+            .apply(
+                HOME,
+                &Action::FreeKick {
+                    from: sq("e12"),
+                    goal: sq("e16"),
+                },
+            )
+            .unwrap();
+        let g14 = game.piece_at(sq("g14")).unwrap().id;
+        let barrier = events.iter().find_map(|e| match &e.event {
+            Event::FreeKickTaken { barrier, .. } => Some(barrier.len()),
+            _ => None,
+        });
+        assert_eq!(barrier, Some(2));
+        assert!(events.iter().any(|e| matches!(
+            e.event,
+            Event::Duel {
+                kind: DuelKind::Barrier,
+                opponent: Some(wall),
+                opponent_total: 99,
+                ..
+            } if wall == g14
+        )));
+    }
+
+    #[test]
     fn the_free_kick_option_adds_the_keeper_duel() {
         let mut game = position_game_with(
             &[],
