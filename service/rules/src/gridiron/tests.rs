@@ -394,6 +394,20 @@ fn movement_ranges_and_the_snap_burst() {
 }
 
 #[test]
+fn among_captains_only_the_lineman_gets_the_snap_burst() {
+    let budgets = |captain: &str| {
+        let mut game = snap_from(&base_with(&[("Bd2.c", captain)]));
+        let at_snap = game.base_budget(0);
+        commit_all(&mut game);
+        (at_snap, game.base_budget(0))
+    };
+    assert_eq!(budgets("Ld2.c"), (3, 2));
+    assert_eq!(budgets("Rd2.c"), (2, 2));
+    assert_eq!(budgets("Nd2.c"), (2, 2));
+    assert_eq!(budgets("Xd2.c"), (3, 3));
+}
+
+#[test]
 fn restricted_movers_pay_for_turning_and_spot_changes_cost_one() {
     let mut game = snap_from(BASE);
     for step in ["b11.c", "b12.c", "b13.c"] {
