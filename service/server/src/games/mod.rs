@@ -6,6 +6,7 @@
 
 mod chessyball;
 mod convert;
+mod kings_goal;
 mod soccer_chess;
 
 use std::collections::BTreeMap;
@@ -283,6 +284,7 @@ impl GameRegistry {
         };
         registry.register::<pitchmate_rules::soccer_chess::SoccerChess>();
         registry.register::<pitchmate_rules::chessyball::Chessyball>();
+        registry.register::<pitchmate_rules::kings_goal::KingsGoal>();
         registry
     }
 
