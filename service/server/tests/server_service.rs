@@ -35,7 +35,7 @@ async fn server_info_tells_the_release_and_a_growing_uptime_since_a_past_start()
         .into_inner();
     assert_eq!(first.version, env!("CARGO_PKG_VERSION"));
 
-    let start_time = SystemTime::try_from(first.start_time.clone().expect("start time")).unwrap();
+    let start_time = SystemTime::try_from(first.start_time.expect("start time")).unwrap();
     assert!(start_time <= SystemTime::now());
     assert_eq!(first.start_time, second.start_time, "one start per process");
 
