@@ -305,6 +305,8 @@ impl KingsGoal {
                     seat_name(seat)
                 )));
             }
+            // The picks are what is left after the compulsory pieces; the choice order is lost.
+            self.chosen[seat.index()] = picks;
         }
         self.unplaced = [Vec::new(), Vec::new()];
         self.pieces.clear();

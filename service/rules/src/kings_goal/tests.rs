@@ -213,6 +213,13 @@ fn the_kick_off_piece_is_always_left_a_team_mate_to_pass_to() {
     let legal = legal_texts(&game);
     assert_eq!(legal, ["P@d2", "P@f2", "P@c3", "P@g3", "@default"]);
     assert!(refused(&mut game, "P@a2").contains("pass to"));
+    assert_eq!(
+        game.details(Viewer::Spectator).chosen,
+        [
+            vec![PieceKind::Knight, PieceKind::Bishop, PieceKind::Rook],
+            vec![PieceKind::Knight, PieceKind::Rook, PieceKind::Rook]
+        ]
+    );
     play(&mut game, "P@g3");
     assert_eq!(game.turn().phase, "play");
     assert_eq!(legal_texts(&game), ["Ne4>g3"]);
