@@ -305,6 +305,8 @@ impl KingsGoal {
                     seat_name(seat)
                 )));
             }
+            // The picks are what is left after the compulsory pieces; the choice order is lost.
+            self.chosen[seat.index()] = picks;
         }
         self.unplaced = [Vec::new(), Vec::new()];
         self.pieces.clear();
@@ -385,6 +387,25 @@ impl KingsGoal {
             if kings != 1 {
                 return Err(invalid(format!(
                     "{} must have exactly one king, has {kings}",
+                    seat_name(seat)
+                )));
+            }
+            // Pieces only ever leave the board, and a side starts a restart with six.
+            let count = self.pieces.iter().filter(|p| p.owner == seat).count();
+            if count > 6 {
+                return Err(invalid(format!(
+                    "{} has {count} pieces; a side fields at most 6",
+                    seat_name(seat)
+                )));
+            }
+            // Pawns are never placed there and never step back to it.
+            if self
+                .pieces
+                .iter()
+                .any(|p| p.owner == seat && p.kind == PieceKind::Pawn && is_goal_of(seat, p.square))
+            {
+                return Err(invalid(format!(
+                    "a {} pawn cannot stand on its own goal squares",
                     seat_name(seat)
                 )));
             }

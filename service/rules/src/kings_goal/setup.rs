@@ -105,16 +105,13 @@ impl KingsGoal {
         let mut chosen = self.chosen[seat.index()].clone();
         let mut picked = Vec::new();
         while chosen.len() < PICKS {
-            // Prefer a kind not yet picked, so the default adds variety.
+            // Prefer a kind not yet picked, so the default adds variety. With at most two picks
+            // made, three kinds are unpicked, and when the picks so far hold no piece able to kick
+            // off they are pawns, so the queen is among the unpicked.
             let kind = DEFAULT_CHOICE_ORDER
                 .into_iter()
                 .find(|k| !chosen.contains(k) && choosable(&chosen, *k))
-                .or_else(|| {
-                    DEFAULT_CHOICE_ORDER
-                        .into_iter()
-                        .find(|k| choosable(&chosen, *k))
-                })
-                .expect("the queen or a rook is always available to the default choice");
+                .expect("an unpicked kind is always available to the default choice");
             chosen.push(kind);
             picked.push(kind);
         }
@@ -356,7 +353,8 @@ impl KingsGoal {
             Some(kicker) if seat == self.kicking => self.reach(kicker),
             _ => Vec::new(),
         };
-        // Feasibility depends on the square only through its class and whether it lies on the
+        // Feasibility depends on the square only through whether it is a goal square (kings
+        // need one, pawns may not use one), its colour (bishops) and whether it lies on the
         // kick-off piece's passing lines; remember each answer.
         let mut known: Vec<((PieceKind, bool, bool, bool), bool)> = Vec::new();
         let mut actions = Vec::new();
@@ -367,7 +365,7 @@ impl KingsGoal {
                 }
                 let key = (
                     kind,
-                    is_goal_of(seat, square) || square == kickoff_square(seat),
+                    is_goal_of(seat, square),
                     square.is_dark(),
                     receiving.contains(&square),
                 );

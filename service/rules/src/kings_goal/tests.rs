@@ -145,6 +145,13 @@ fn default_choice_completes_the_picks_with_queen_rook_knight() {
     assert_eq!(game.unplaced[1].len(), 6);
 }
 
+#[test]
+fn a_match_created_without_options_plays_45_moves_each_per_half() {
+    let game = crate::game::start::<KingsGoal>(&BTreeMap::new(), 0, None).unwrap();
+    assert_eq!(game.details(Viewer::Spectator).plies_per_half, 90);
+    assert_eq!(game.position(), START);
+}
+
 // ----- placement -----
 
 fn placing() -> KingsGoal {
@@ -206,6 +213,13 @@ fn the_kick_off_piece_is_always_left_a_team_mate_to_pass_to() {
     let legal = legal_texts(&game);
     assert_eq!(legal, ["P@d2", "P@f2", "P@c3", "P@g3", "@default"]);
     assert!(refused(&mut game, "P@a2").contains("pass to"));
+    assert_eq!(
+        game.details(Viewer::Spectator).chosen,
+        [
+            vec![PieceKind::Knight, PieceKind::Bishop, PieceKind::Rook],
+            vec![PieceKind::Knight, PieceKind::Rook, PieceKind::Rook]
+        ]
+    );
     play(&mut game, "P@g3");
     assert_eq!(game.turn().phase, "play");
     assert_eq!(legal_texts(&game), ["Ne4>g3"]);
@@ -300,6 +314,48 @@ fn sliders_are_blocked_and_only_the_carrier_can_be_captured() {
     assert!(!legal.iter().any(|t| t.contains("d4") || t.contains("e4")));
     refused(&mut game, "Rxd4");
     refused(&mut game, "Re4");
+}
+
+/// The squares the piece on `from` may move to (plain moves, no captures or passes).
+fn move_targets(game: &KingsGoal, from: &str) -> Vec<Square> {
+    let seat = game.turn().to_act[0];
+    let mut targets: Vec<Square> = game
+        .legal_actions(seat)
+        .into_iter()
+        .filter_map(|a| match a {
+            Action::Move { from: f, to, .. } if f == sq(from) => Some(to),
+            _ => None,
+        })
+        .collect();
+    targets.sort();
+    targets
+}
+
+fn squares(names: &str) -> Vec<Square> {
+    let mut list: Vec<Square> = names.split_whitespace().map(sq).collect();
+    list.sort();
+    list
+}
+
+#[test]
+fn king_steps_one_square_queen_and_bishop_slide_along_their_lines() {
+    // White: king e1 holding the ball, queen d4, bishop a1 (its diagonal ends at the queen).
+    let game = at("4k3/8/8/8/3Q4/8/8/B3K3 play w e1 1:0 0-0 w -/-");
+    assert_eq!(move_targets(&game, "e1"), squares("d1 f1 d2 e2 f2"));
+    assert_eq!(move_targets(&game, "a1"), squares("b2 c3"));
+    assert_eq!(
+        move_targets(&game, "d4"),
+        squares(
+            "a4 b4 c4 e4 f4 g4 h4 d1 d2 d3 d5 d6 d7 d8 \
+             b2 c3 e5 f6 g7 h8 a7 b6 c5 e3 f2 g1"
+        )
+    );
+    // A rook keeps to ranks and files.
+    let game = at("4k3/8/8/8/3R4/8/8/4K3 play w e1 1:0 0-0 w -/-");
+    assert_eq!(
+        move_targets(&game, "d4"),
+        squares("a4 b4 c4 e4 f4 g4 h4 d1 d2 d3 d5 d6 d7 d8")
+    );
 }
 
 #[test]
@@ -640,7 +696,7 @@ fn unreadable_text_is_malformed_and_readable_illegal_text_is_illegal() {
 fn positions_round_trip_in_every_phase() {
     for text in [
         START,
-        "8/8/8/8/8/8/8/8 choice b - 1:3 0-1 b -/QN",
+        "8/8/8/8/8/8/8/8 choice b - 1:3 1-0 b -/QN",
         "8/8/8/8/8/8/8/8 choice w - 2:0 0-0 b RQ/NBB",
         "3k4/8/8/8/4R3/8/8/8 placement w - 1:0 0-0 w KPPQN/PPQRB",
         KICKOFF,
@@ -682,6 +738,14 @@ fn invalid_positions_are_refused_with_the_reason() {
             "exactly one king",
         ),
         ("4k2P/8/8/8/8/8/8/3K4 play w d1 1:0 0-0 w -/-", "promoted"),
+        (
+            "4k3/8/8/8/8/8/8/2PK4 play w d1 1:0 0-0 w -/-",
+            "own goal squares",
+        ),
+        (
+            "4k3/8/8/8/8/NNNNNN2/8/3K4 play w d1 1:0 0-0 w -/-",
+            "at most 6",
+        ),
         (
             "4k3/8/8/8/8/8/8/3KR3 play w d1 1:90 0-0 w -/-",
             "a half has only",
@@ -803,6 +867,69 @@ fn check_invariants(game: &KingsGoal) {
     }
 }
 
+/// Near misses of the action about to be played, and actions of other phases: whichever of
+/// them is not legal now must be refused without touching the state.
+fn check_refusals_change_nothing(game: &mut KingsGoal, seat: Seat, action: &Action) {
+    let shifted = |s: Square| Square::new(s.file % 8 + 1, s.rank);
+    let mut attempts = vec![
+        Action::Wait,
+        Action::DefaultChoice,
+        Action::DefaultPlacement,
+        Action::Choose(PieceKind::King),
+        Action::Place {
+            kind: PieceKind::King,
+            square: sq("e4"),
+        },
+    ];
+    match *action {
+        Action::Move {
+            from,
+            to,
+            promotion,
+        }
+        | Action::Capture {
+            from,
+            to,
+            promotion,
+        } => {
+            attempts.push(Action::Move {
+                from,
+                to: shifted(to),
+                promotion,
+            });
+            attempts.push(Action::Capture {
+                from,
+                to,
+                promotion,
+            });
+            attempts.push(Action::Pass { from, to });
+        }
+        Action::Pass { from, to } => {
+            attempts.push(Action::Pass {
+                from,
+                to: shifted(to),
+            });
+            attempts.push(Action::Capture {
+                from,
+                to,
+                promotion: None,
+            });
+        }
+        Action::Place { kind, square } => attempts.push(Action::Place {
+            kind,
+            square: shifted(square),
+        }),
+        _ => {}
+    }
+    let legal = game.legal_actions(seat);
+    let before = game.clone();
+    for attempt in attempts.iter().filter(|a| !legal.contains(a)) {
+        let err = game.apply(seat, attempt).unwrap_err();
+        assert_eq!(err.kind, RuleErrorKind::IllegalAction, "{attempt:?}: {err}");
+        assert_eq!(*game, before, "refusing {attempt:?} changed the state");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
@@ -813,6 +940,7 @@ proptest! {
         prop_assert!(playout.finished, "a random match did not end in 20000 actions");
         let mut game = KingsGoal::new(&setup).unwrap();
         for (seat, action) in &playout.log {
+            check_refusals_change_nothing(&mut game, *seat, action);
             game.apply(*seat, action).unwrap();
             check_invariants(&game);
         }
@@ -850,20 +978,23 @@ fn random_match_lengths() {
             20_000,
         );
         assert!(playout.finished);
-        let moves = playout
-            .log
-            .iter()
-            .filter(|(_, a)| {
-                matches!(
-                    a,
-                    Action::Move { .. }
-                        | Action::Capture { .. }
-                        | Action::Pass { .. }
-                        | Action::Wait
-                )
-            })
-            .count();
-        assert_eq!(moves, 180, "both halves play exactly 2 x 90 moves");
+        for seat in [WHITE, BLACK] {
+            let moves = playout
+                .log
+                .iter()
+                .filter(|(s, a)| {
+                    *s == seat
+                        && matches!(
+                            a,
+                            Action::Move { .. }
+                                | Action::Capture { .. }
+                                | Action::Pass { .. }
+                                | Action::Wait
+                        )
+                })
+                .count();
+            assert_eq!(moves, 90, "each side plays exactly 45 moves in each half");
+        }
         lengths.push(playout.log.len());
         goals.push(playout.game.scores.iter().sum::<u32>());
     }
