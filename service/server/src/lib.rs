@@ -11,6 +11,7 @@ pub mod config;
 pub mod error;
 pub mod games;
 pub mod hosting;
+pub mod replay;
 pub mod server;
 pub mod store;
 pub mod telemetry;
