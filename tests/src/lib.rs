@@ -6,6 +6,9 @@ mod proxy;
 pub use proxy::CuttableProxy;
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use pitchmate_client::pb::match_event::Kind;
 use pitchmate_client::pb::stream_match_events_response::Item;
@@ -21,14 +24,36 @@ pub struct TestServer {
     pub addr: SocketAddr,
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<()>>,
+    /// The data directory [`TestServer::start`] made, removed by [`TestServer::stop`].
+    scratch_dir: Option<PathBuf>,
+}
+
+/// A data directory path no other test server uses.
+fn scratch_dir() -> PathBuf {
+    static STARTED: AtomicU64 = AtomicU64::new(0);
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    std::env::temp_dir().join(format!(
+        "pitchmate-e2e-{}-{nanos}-{}",
+        std::process::id(),
+        STARTED.fetch_add(1, Ordering::Relaxed)
+    ))
 }
 
 impl TestServer {
-    /// A server with the built-in default settings (the process environment is not read).
+    /// A server with the built-in default settings (the process environment is not read) and
+    /// a fresh data directory of its own, so no test sees another's stored matches.
     pub async fn start() -> Self {
-        let settings =
-            Settings::from_layers(&Cli::default(), Default::default()).expect("default settings");
-        Self::start_with(settings).await
+        let dir = scratch_dir();
+        let cli = Cli {
+            data_dir: Some(dir.clone()),
+            ..Cli::default()
+        };
+        let settings = Settings::from_layers(&cli, Default::default()).expect("default settings");
+        let mut server = Self::start_with(settings).await;
+        server.scratch_dir = Some(dir);
+        server
     }
 
     pub async fn start_with(settings: Settings) -> Self {
@@ -49,6 +74,7 @@ impl TestServer {
             addr,
             stop: Some(stop),
             task: Some(task),
+            scratch_dir: None,
         }
     }
 
@@ -69,6 +95,9 @@ impl TestServer {
         }
         if let Some(task) = self.task.take() {
             task.await.expect("server task");
+        }
+        if let Some(dir) = self.scratch_dir.take() {
+            std::fs::remove_dir_all(dir).expect("remove the test data directory");
         }
     }
 }

@@ -46,6 +46,7 @@ pub struct Settings {
     pub log: LogSettings,
     pub stream: StreamSettings,
     pub limits: LimitSettings,
+    pub store: StoreSettings,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -82,6 +83,14 @@ pub struct LimitSettings {
     pub match_commands: usize,
 }
 
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StoreSettings {
+    /// Empty: SQLite in `pitchmate.db` under the data directory. `postgres://...`: that
+    /// PostgreSQL database.
+    pub url: String,
+}
+
 impl Settings {
     /// Reads every layer, the environment from this process.
     pub fn load(cli: &Cli) -> Result<Self, ConfigError> {
@@ -101,7 +110,8 @@ impl Settings {
             .set_default("stream.watcher_buffer", 64)?
             .set_default("stream.live_capacity", 1024)?
             .set_default("stream.heartbeat_secs", 15)?
-            .set_default("limits.match_commands", 64)?;
+            .set_default("limits.match_commands", 64)?
+            .set_default("store.url", "")?;
         if let Some(path) = &cli.config {
             builder = builder.add_source(File::from(path.as_path()).format(FileFormat::Toml));
         }
@@ -140,6 +150,14 @@ impl Settings {
             ("stream.heartbeat_secs", self.stream.heartbeat_secs as usize),
             ("limits.match_commands", self.limits.match_commands),
         ];
+        let url = &self.store.url;
+        if !(url.is_empty() || url.starts_with("postgres://") || url.starts_with("postgresql://")) {
+            return Err(ConfigError::Message(
+                "setting `store.url` must be empty (SQLite in the data directory) or a \
+                 postgres:// URL"
+                    .to_owned(),
+            ));
+        }
         for (name, value) in positive {
             if value == 0 {
                 return Err(ConfigError::Message(format!(
@@ -177,6 +195,7 @@ mod tests {
         assert_eq!(settings.log.format, LogFormat::Text);
         assert_eq!(settings.log.filter, "info");
         assert_eq!(settings.stream.heartbeat_secs, 15);
+        assert_eq!(settings.store.url, "", "SQLite in the data directory");
     }
 
     #[test]
@@ -205,12 +224,14 @@ mod tests {
             ("PITCHMATE__LISTEN", "0.0.0.0:8000"),
             ("PITCHMATE__STREAM__HEARTBEAT_SECS", "9"),
             ("PITCHMATE__LOG__FILTER", "warn"),
+            ("PITCHMATE__STORE__URL", "postgres://db.internal/pitchmate"),
             ("UNRELATED", "ignored"),
         ]);
         let from_env = Settings::from_layers(&cli, environment.clone()).unwrap();
         assert_eq!(from_env.listen, "0.0.0.0:8000".parse().unwrap());
         assert_eq!(from_env.stream.heartbeat_secs, 9);
         assert_eq!(from_env.log.filter, "warn");
+        assert_eq!(from_env.store.url, "postgres://db.internal/pitchmate");
         assert_eq!(
             from_env.stream.watcher_buffer, 8,
             "the file still shows where env is silent"
@@ -261,6 +282,7 @@ mod tests {
             env(&[("PITCHMATE__LOG__FORMAT", "xml")]),
             env(&[("PITCHMATE__STREAM__WATCHER_BUFFER", "0")]),
             env(&[("PITCHMATE__NO_SUCH_SETTING", "1")]),
+            env(&[("PITCHMATE__STORE__URL", "mysql://db/pitchmate")]),
         ] {
             assert!(
                 Settings::from_layers(&Cli::default(), environment.clone()).is_err(),

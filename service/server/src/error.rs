@@ -56,6 +56,13 @@ pub enum ServiceError {
     /// The match's actor stopped; only a server shutting down or a bug gets here.
     #[error("the match is not available right now ({0}); retry shortly")]
     Unavailable(String),
+    /// A stored match this server's rules cannot rebuild: it is kept out of play rather than
+    /// continued on a history it did not have.
+    #[error("match `{match_id}` cannot be rebuilt from its stored history: {detail}")]
+    MatchNotRebuildable { match_id: String, detail: String },
+    /// Reading the store failed.
+    #[error("the match store cannot be read right now ({0}); retry shortly")]
+    StoreUnavailable(String),
 }
 
 impl ServiceError {
@@ -78,6 +85,8 @@ impl ServiceError {
             Self::InvalidPosition(_) => "INVALID_POSITION",
             Self::InvalidArgument(_) => "INVALID_ARGUMENT",
             Self::Unavailable(_) => "MATCH_UNAVAILABLE",
+            Self::MatchNotRebuildable { .. } => "MATCH_NOT_REBUILDABLE",
+            Self::StoreUnavailable(_) => "STORE_UNAVAILABLE",
         }
     }
 
@@ -96,7 +105,8 @@ impl ServiceError {
             | Self::InvalidPosition(_)
             | Self::InvalidArgument(_) => Code::InvalidArgument,
             Self::Unauthenticated(_) | Self::InvalidSeatToken(_) => Code::Unauthenticated,
-            Self::Unavailable(_) => Code::Unavailable,
+            Self::Unavailable(_) | Self::StoreUnavailable(_) => Code::Unavailable,
+            Self::MatchNotRebuildable { .. } => Code::Internal,
         }
     }
 
@@ -107,7 +117,9 @@ impl ServiceError {
                 ("expected_version".to_owned(), expected.to_string()),
                 ("current_version".to_owned(), current.to_string()),
             ]),
-            Self::MatchNotFound(id) | Self::InvalidSeatToken(id) => {
+            Self::MatchNotFound(id)
+            | Self::InvalidSeatToken(id)
+            | Self::MatchNotRebuildable { match_id: id, .. } => {
                 HashMap::from([("match_id".to_owned(), id.clone())])
             }
             Self::UnknownVariant { id, .. } => {
@@ -249,6 +261,19 @@ mod tests {
                 ServiceError::Unavailable("stopped".into()),
                 Code::Unavailable,
                 "MATCH_UNAVAILABLE",
+            ),
+            (
+                ServiceError::MatchNotRebuildable {
+                    match_id: "m".into(),
+                    detail: "differs".into(),
+                },
+                Code::Internal,
+                "MATCH_NOT_REBUILDABLE",
+            ),
+            (
+                ServiceError::StoreUnavailable("down".into()),
+                Code::Unavailable,
+                "STORE_UNAVAILABLE",
             ),
         ];
         for (error, code, reason) in cases {

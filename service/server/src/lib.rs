@@ -2,7 +2,8 @@
 //!
 //! Data flows one way: a gRPC handler ([`api`]) checks a request and hands it to the match's
 //! actor ([`hosting`]), which plays it on the rules engine through the proto mapping
-//! ([`games`]), appends the resulting events to the match's log and streams them to watchers.
+//! ([`games`]), appends the resulting events to the match's log, makes them durable in the
+//! [`store`] and streams them to watchers.
 //! [`serve`] assembles everything; [`Settings`] configures it.
 
 pub mod api;
@@ -10,7 +11,9 @@ pub mod config;
 pub mod error;
 pub mod games;
 pub mod hosting;
+pub mod replay;
 pub mod server;
+pub mod store;
 pub mod telemetry;
 
 pub use config::Settings;

@@ -16,6 +16,7 @@ use crate::config::Settings;
 use crate::games::GameRegistry;
 use crate::hosting::stream::WatchLimits;
 use crate::hosting::{ActorLimits, MatchRegistry};
+use crate::store::{Store, StoreError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
@@ -24,15 +25,18 @@ pub enum ServeError {
         path: String,
         source: std::io::Error,
     },
+    #[error("store: {0}")]
+    Store(#[from] StoreError),
     #[error("reflection descriptors: {0}")]
     Reflection(#[from] tonic_reflection::server::Error),
     #[error("transport: {0}")]
     Transport(#[from] tonic::transport::Error),
 }
 
-/// Serves `MatchService`, `VariantService`, `ServerService`, `grpc.health.v1` and server reflection (v1 and
-/// v1alpha) on `listener` until `shutdown` completes; then stops accepting, closes event streams
-/// and lets in-flight calls finish.
+/// Opens the store, rebuilds every unfinished match from it, and serves `MatchService`,
+/// `VariantService`, `ServerService`, `grpc.health.v1` and server reflection (v1 and v1alpha) on `listener` until
+/// `shutdown` completes. Then it drains: stops accepting, closes event streams, lets in-flight
+/// calls finish (each already durable when answered) and closes the store.
 pub async fn serve(
     settings: &Settings,
     listener: TcpListener,
@@ -42,13 +46,18 @@ pub async fn serve(
         path: settings.data_dir.display().to_string(),
         source,
     })?;
-    let registry = Arc::new(MatchRegistry::new(
-        GameRegistry::standard(),
-        ActorLimits {
-            commands: settings.limits.match_commands,
-            live_capacity: settings.stream.live_capacity,
-        },
-    ));
+    let store = Store::open(&settings.store.url, &settings.data_dir).await?;
+    let registry = Arc::new(
+        MatchRegistry::open(
+            GameRegistry::standard(),
+            ActorLimits {
+                commands: settings.limits.match_commands,
+                live_capacity: settings.stream.live_capacity,
+            },
+            store.clone(),
+        )
+        .await?,
+    );
     let (stopping_sender, stopping) = watch::channel(false);
     let match_api = pb::match_service_server::MatchServiceServer::new(MatchApi::new(
         Arc::clone(&registry),
@@ -110,6 +119,7 @@ pub async fn serve(
         .add_service(server_api)
         .serve_with_incoming_shutdown(incoming, shutdown)
         .await?;
-    tracing::info!("stopped");
+    store.close().await?;
+    tracing::info!("stopped: every accepted action is stored");
     Ok(())
 }

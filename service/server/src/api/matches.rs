@@ -56,12 +56,15 @@ impl pb::match_service_server::MatchService for MatchApi {
             )
             .into());
         }
-        let created = self.registry.create(NewMatch {
-            variant_id: request.variant_id,
-            options: request.options,
-            seed: request.seed,
-            start_position: request.start_position,
-        })?;
+        let created = self
+            .registry
+            .create(NewMatch {
+                variant_id: request.variant_id,
+                options: request.options,
+                seed: request.seed,
+                start_position: request.start_position,
+            })
+            .await?;
         tracing::Span::current().record("match_id", created.match_id.as_str());
         Ok(Response::new(pb::CreateMatchResponse {
             r#match: Some(created),
@@ -74,7 +77,10 @@ impl pb::match_service_server::MatchService for MatchApi {
         request: Request<pb::GetMatchRequest>,
     ) -> Result<Response<pb::GetMatchResponse>, Status> {
         let token = bearer_token(request.metadata())?;
-        let handle = self.registry.get(match_id(&request.get_ref().match_id)?)?;
+        let handle = self
+            .registry
+            .get(match_id(&request.get_ref().match_id)?)
+            .await?;
         let (summary, view) = handle.snapshot(token).await?;
         Ok(Response::new(pb::GetMatchResponse {
             r#match: Some(summary),
@@ -122,7 +128,7 @@ impl pb::match_service_server::MatchService for MatchApi {
         request: Request<pb::JoinMatchRequest>,
     ) -> Result<Response<pb::JoinMatchResponse>, Status> {
         let request = request.into_inner();
-        let handle = self.registry.get(match_id(&request.match_id)?)?;
+        let handle = self.registry.get(match_id(&request.match_id)?).await?;
         if request.player_name.chars().count() > MAX_PLAYER_NAME {
             return Err(ServiceError::InvalidArgument(format!(
                 "`player_name` is longer than {MAX_PLAYER_NAME} characters"
@@ -139,7 +145,10 @@ impl pb::match_service_server::MatchService for MatchApi {
         request: Request<pb::GetLegalActionsRequest>,
     ) -> Result<Response<pb::GetLegalActionsResponse>, Status> {
         let token = bearer_token(request.metadata())?;
-        let handle = self.registry.get(match_id(&request.get_ref().match_id)?)?;
+        let handle = self
+            .registry
+            .get(match_id(&request.get_ref().match_id)?)
+            .await?;
         Ok(Response::new(handle.legal_actions(token).await?))
     }
 
@@ -150,7 +159,7 @@ impl pb::match_service_server::MatchService for MatchApi {
     ) -> Result<Response<pb::SubmitActionResponse>, Status> {
         let token = bearer_token(request.metadata())?;
         let request = request.into_inner();
-        let handle = self.registry.get(match_id(&request.match_id)?)?;
+        let handle = self.registry.get(match_id(&request.match_id)?).await?;
         let choice = match request.choice {
             Some(pb::submit_action_request::Choice::Index(index)) => ActionChoice::Index(index),
             Some(pb::submit_action_request::Choice::Action(action)) => ActionChoice::Typed(action),
@@ -176,11 +185,45 @@ impl pb::match_service_server::MatchService for MatchApi {
         request: Request<pb::ResignRequest>,
     ) -> Result<Response<pb::ResignResponse>, Status> {
         let token = bearer_token(request.metadata())?;
-        let handle = self.registry.get(match_id(&request.get_ref().match_id)?)?;
+        let handle = self
+            .registry
+            .get(match_id(&request.get_ref().match_id)?)
+            .await?;
         let summary = handle.resign(token).await?;
         Ok(Response::new(pb::ResignResponse {
             r#match: Some(summary),
         }))
+    }
+
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "GetReplay", match_id = %request.get_ref().match_id))]
+    async fn get_replay(
+        &self,
+        request: Request<pb::GetReplayRequest>,
+    ) -> Result<Response<pb::GetReplayResponse>, Status> {
+        let replay = self
+            .registry
+            .replay(match_id(&request.get_ref().match_id)?)
+            .await?;
+        Ok(Response::new(replay))
+    }
+
+    type ExportReplayStream =
+        tokio_stream::Iter<std::vec::IntoIter<Result<pb::ExportReplayResponse, Status>>>;
+
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "ExportReplay", match_id = %request.get_ref().match_id))]
+    async fn export_replay(
+        &self,
+        request: Request<pb::ExportReplayRequest>,
+    ) -> Result<Response<Self::ExportReplayStream>, Status> {
+        let replay = self
+            .registry
+            .replay(match_id(&request.get_ref().match_id)?)
+            .await?;
+        let lines: Vec<_> = crate::replay::to_ndjson(&replay)
+            .into_iter()
+            .map(|line| Ok(pb::ExportReplayResponse { line }))
+            .collect();
+        Ok(Response::new(tokio_stream::iter(lines)))
     }
 
     type StreamMatchEventsStream = ReceiverStream<StreamItem>;
@@ -192,7 +235,7 @@ impl pb::match_service_server::MatchService for MatchApi {
     ) -> Result<Response<Self::StreamMatchEventsStream>, Status> {
         let token = bearer_token(request.metadata())?;
         let request = request.into_inner();
-        let handle = self.registry.get(match_id(&request.match_id)?)?;
+        let handle = self.registry.get(match_id(&request.match_id)?).await?;
         let subscription = handle.watch(token, request.after_seq).await?;
         let receiver = spawn_watcher(
             handle,

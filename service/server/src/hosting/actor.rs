@@ -11,6 +11,13 @@
 //! (MATCH_NOT_ACTIVE); `expected_version` is current (STALE_VERSION); it is the seat's turn
 //! (NOT_YOUR_TURN); the action is readable and legal (INVALID_ARGUMENT for a bad index or typed
 //! action, MALFORMED_NOTATION, ILLEGAL_ACTION).
+//!
+//! Durability: a command that changes the match (a join, an action, a resignation) is written
+//! to the store, inputs, events and idempotency answer in one append, before anyone learns of
+//! it: the caller's reply, live watchers and the summary all wait for the commit. The actor
+//! takes its next command only after that, so nothing it shows was ever lost by a crash. If the
+//! store fails, the actor answers MATCH_UNAVAILABLE and stops; the next start rebuilds the match
+//! from what was committed.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -18,16 +25,19 @@ use std::time::SystemTime;
 
 use pitchmate_proto::v1 as pb;
 use pitchmate_rules::{OptionValue, Outcome, Seat, Turn, Viewer, Visibility};
+use prost::Message;
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 use tracing::Instrument;
 
+use super::durable;
 use super::log::{EventLog, LoggedEvent};
-use super::token::SeatToken;
+use super::token::{SeatToken, TokenHash};
 use crate::error::ServiceError;
 use crate::games::{ActionChoice, HostedGame, option_to_proto, turn_to_proto};
+use crate::store::{AnswerRow, Append, MatchRow, StatusChange, Store, StoreError, StoredMatch};
 
 /// What a match was created with: with [`Input`]s replayed in order, everything needed to
-/// rebuild it.
+/// rebuild it (see [`restore`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct MatchSetup {
     pub match_id: String,
@@ -42,12 +52,11 @@ pub struct MatchSetup {
 /// An accepted input, in the order accepted.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Input {
-    /// The token is kept so a rebuilt match still admits the seat's player; a durable store
-    /// must guard it like a password.
+    /// The token's hash lets a rebuilt match still admit the seat's player.
     Joined {
         seat: Seat,
         player_name: String,
-        token: SeatToken,
+        token_hash: TokenHash,
     },
     /// The action in canonical typed form.
     Acted {
@@ -57,13 +66,6 @@ pub enum Input {
     Resigned {
         seat: Seat,
     },
-}
-
-/// A match's setup and accepted inputs: what a store keeps to rebuild it with [`replay`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct MatchRecord {
-    pub setup: MatchSetup,
-    pub inputs: Vec<Input>,
 }
 
 /// An action request as the actor checks it.
@@ -119,9 +121,6 @@ pub enum Command {
     EventsAfter {
         after_seq: u64,
         reply: Reply<Vec<Arc<LoggedEvent>>>,
-    },
-    Record {
-        reply: Reply<MatchRecord>,
     },
 }
 
@@ -214,11 +213,6 @@ impl MatchHandle {
         self.call(|reply| Command::EventsAfter { after_seq, reply })
             .await
     }
-
-    /// What a store needs to rebuild the match.
-    pub async fn record(&self) -> Result<MatchRecord, ServiceError> {
-        self.call(|reply| Command::Record { reply }).await
-    }
 }
 
 /// Channel sizes for one match.
@@ -231,7 +225,7 @@ pub struct ActorLimits {
 struct SeatState {
     name: &'static str,
     player_name: String,
-    token: Option<SeatToken>,
+    token: Option<TokenHash>,
 }
 
 struct MatchActor {
@@ -249,44 +243,98 @@ struct MatchActor {
     announced: Option<Turn>,
     live: broadcast::Sender<Arc<LoggedEvent>>,
     summary: watch::Sender<pb::Match>,
+    store: Store,
 }
 
-/// Starts the actor of a new match and logs its creation.
-pub fn spawn(setup: MatchSetup, game: Box<dyn HostedGame>, limits: ActorLimits) -> MatchHandle {
-    let actor = MatchActor::new(setup, game, limits);
-    actor.start(limits)
+/// Where a match stood before a command, to tell what the command added.
+struct Mark {
+    seq: u64,
+    inputs: usize,
+    status: pb::MatchStatus,
 }
 
-/// Rebuilds a match by replaying its record against a fresh game, then starts its actor. The
-/// events are the same as the first time except for their timestamps.
-pub fn replay(
-    record: MatchRecord,
+/// Stores a new match with its opening events, then starts its actor.
+pub async fn create(
+    setup: MatchSetup,
     game: Box<dyn HostedGame>,
     limits: ActorLimits,
+    store: Store,
 ) -> Result<MatchHandle, ServiceError> {
-    let mut actor = MatchActor::new(record.setup, game, limits);
-    for input in record.inputs {
-        match input {
-            Input::Joined {
-                seat,
-                player_name,
-                token,
-            } => actor.take_seat(seat, token, player_name),
-            Input::Acted { seat, action } => {
-                actor.require_active()?;
-                actor.act(seat, &ActionChoice::Typed(action))?;
-            }
-            Input::Resigned { seat } => {
-                actor.require_active()?;
-                actor.concede(seat);
-            }
-        }
+    let actor = MatchActor::new(setup, game, limits, store);
+    let row = MatchRow {
+        match_id: actor.setup.match_id.clone(),
+        variant_id: actor.setup.variant_id.clone(),
+        status: actor.status as i32,
+        setup: durable::setup_header(&actor.setup, actor.game.info().rules_version).encode_to_vec(),
+        summary: actor.to_proto().encode_to_vec(),
+    };
+    let events = actor
+        .log
+        .after(0)
+        .iter()
+        .map(|e| durable::event_row(e))
+        .collect();
+    actor.store.create(row, events).await.map_err(|error| {
+        tracing::error!(%error, "cannot store a new match");
+        ServiceError::Unavailable(format!("the match could not be stored: {error}"))
+    })?;
+    Ok(actor.start(limits))
+}
+
+/// Rebuilds a stored match by replaying its inputs against a fresh game, checks that this
+/// reproduces the stored events, and starts its actor with the stored log (original times
+/// included) and idempotency answers. A difference means the rules changed under the match;
+/// it is refused rather than continued on a history it did not have.
+pub fn restore(
+    stored: &StoredMatch,
+    game: Box<dyn HostedGame>,
+    limits: ActorLimits,
+    store: Store,
+) -> Result<MatchHandle, String> {
+    let setup = durable::setup_from_bytes(&stored.row.setup).map_err(|e| e.to_string())?;
+    let inputs = stored
+        .inputs
+        .iter()
+        .map(durable::input_from_row)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
+    let events = stored
+        .events
+        .iter()
+        .map(durable::event_from_row)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
+    let mut actor = MatchActor::new(setup, game, limits, store);
+    actor
+        .replay(inputs)
+        .map_err(|e| format!("replaying the stored inputs failed: {e}"))?;
+    let rebuilt = actor.log.after(0);
+    if let Some(index) = (0..rebuilt.len().max(events.len()))
+        .find(|&i| !matches!((rebuilt.get(i), events.get(i)), (Some(a), Some(b)) if a.same_as(b)))
+    {
+        return Err(format!(
+            "replaying gives {} events where {} are stored, differing from seq {}: the rules \
+             no longer reproduce this match",
+            rebuilt.len(),
+            events.len(),
+            index + 1
+        ));
+    }
+    actor.log = EventLog::restore(events)?;
+    for row in &stored.answers {
+        let (key, answer) = durable::answer_from_row(row).map_err(|e| e.to_string())?;
+        actor.answered.insert(key, answer);
     }
     Ok(actor.start(limits))
 }
 
 impl MatchActor {
-    fn new(setup: MatchSetup, game: Box<dyn HostedGame>, limits: ActorLimits) -> Self {
+    fn new(
+        setup: MatchSetup,
+        game: Box<dyn HostedGame>,
+        limits: ActorLimits,
+        store: Store,
+    ) -> Self {
         let seats = game
             .info()
             .seats
@@ -312,6 +360,7 @@ impl MatchActor {
             announced: None,
             live,
             summary,
+            store,
         };
         actor.record(
             Visibility::Public,
@@ -340,15 +389,105 @@ impl MatchActor {
         MatchHandle { commands, summary }
     }
 
+    /// Feeds a rebuilt match the inputs it had accepted, in order.
+    fn replay(&mut self, inputs: Vec<Input>) -> Result<(), ServiceError> {
+        for input in inputs {
+            match input {
+                Input::Joined {
+                    seat,
+                    player_name,
+                    token_hash,
+                } => self.take_seat(seat, token_hash, player_name),
+                Input::Acted { seat, action } => {
+                    self.require_active()?;
+                    self.act(seat, &ActionChoice::Typed(action))?;
+                }
+                Input::Resigned { seat } => {
+                    self.require_active()?;
+                    self.concede(seat);
+                }
+            }
+        }
+        Ok(())
+    }
+
     async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
-        tracing::info!("match created");
+        tracing::info!(last_seq = self.log.last_seq(), "match hosted");
         while let Some(command) = commands.recv().await {
-            self.handle(command);
+            if let Err(error) = self.handle(command).await {
+                tracing::error!(
+                    %error,
+                    "storing the match failed; it takes no more commands until the server \
+                     restarts and rebuilds it from what was stored"
+                );
+                return;
+            }
         }
         tracing::debug!("match actor stopped: no handle left");
     }
 
-    fn handle(&mut self, command: Command) {
+    fn mark(&self) -> Mark {
+        Mark {
+            seq: self.log.last_seq(),
+            inputs: self.inputs.len(),
+            status: self.status,
+        }
+    }
+
+    /// Makes what happened since `mark` durable, then lets watchers and listings see it.
+    async fn commit(&mut self, mark: Mark, answer: Option<AnswerRow>) -> Result<(), StoreError> {
+        let events = self.log.after(mark.seq);
+        if events.is_empty() && self.inputs.len() == mark.inputs {
+            return Ok(());
+        }
+        let append = Append {
+            match_id: self.setup.match_id.clone(),
+            inputs: self.inputs[mark.inputs..]
+                .iter()
+                .enumerate()
+                .map(|(offset, input)| durable::input_row(mark.inputs + offset, input))
+                .collect(),
+            events: events.iter().map(|e| durable::event_row(e)).collect(),
+            answer,
+            status: (self.status != mark.status).then(|| StatusChange {
+                status: self.status as i32,
+                summary: self.to_proto().encode_to_vec(),
+            }),
+        };
+        self.store.append(append).await?;
+        for event in self.log.after(mark.seq) {
+            // No receiver is fine: nobody is watching. Sending never waits: a watcher too far
+            // behind is told it lagged and catches up from the log.
+            let _ = self.live.send(Arc::clone(event));
+        }
+        self.publish();
+        Ok(())
+    }
+
+    /// Replies once the command's changes are durable; a failed commit is answered
+    /// MATCH_UNAVAILABLE and returned, which stops the actor.
+    async fn reply_after_commit<T>(
+        &mut self,
+        mark: Mark,
+        answer: Option<AnswerRow>,
+        result: Result<T, ServiceError>,
+        reply: Reply<T>,
+    ) -> Result<(), StoreError> {
+        match self.commit(mark, answer).await {
+            Ok(()) => {
+                let _ = reply.send(result);
+                Ok(())
+            }
+            Err(error) => {
+                let _ = reply.send(Err(ServiceError::Unavailable(
+                    "its changes could not be stored".to_owned(),
+                )));
+                Err(error)
+            }
+        }
+    }
+
+    async fn handle(&mut self, command: Command) -> Result<(), StoreError> {
         // A dropped reply means the caller went away; the work is done regardless.
         match command {
             Command::Snapshot { token, reply } => {
@@ -362,7 +501,9 @@ impl MatchActor {
                 player_name,
                 reply,
             } => {
-                let _ = reply.send(self.join(seat, player_name));
+                let mark = self.mark();
+                let result = self.join(seat, player_name);
+                return self.reply_after_commit(mark, None, result, reply).await;
             }
             Command::LegalActions { token, reply } => {
                 let _ = reply.send(self.legal_actions(token.as_deref()));
@@ -372,10 +513,22 @@ impl MatchActor {
                 submission,
                 reply,
             } => {
-                let _ = reply.send(self.submit(token.as_deref(), submission));
+                let mark = self.mark();
+                return match self.submit(token.as_deref(), submission) {
+                    Ok((response, answer)) => {
+                        self.reply_after_commit(mark, answer, Ok(response), reply)
+                            .await
+                    }
+                    Err(error) => {
+                        let _ = reply.send(Err(error));
+                        Ok(())
+                    }
+                };
             }
             Command::Resign { token, reply } => {
-                let _ = reply.send(self.resign(token.as_deref()));
+                let mark = self.mark();
+                let result = self.resign(token.as_deref());
+                return self.reply_after_commit(mark, None, result, reply).await;
             }
             Command::Watch {
                 token,
@@ -387,13 +540,8 @@ impl MatchActor {
             Command::EventsAfter { after_seq, reply } => {
                 let _ = reply.send(Ok(self.log.after(after_seq).to_vec()));
             }
-            Command::Record { reply } => {
-                let _ = reply.send(Ok(MatchRecord {
-                    setup: self.setup.clone(),
-                    inputs: self.inputs.clone(),
-                }));
-            }
         }
+        Ok(())
     }
 
     fn seat_names(&self) -> Vec<&'static str> {
@@ -494,13 +642,10 @@ impl MatchActor {
         self.summary.send_replace(self.to_proto());
     }
 
-    /// Appends to the log and feeds live watchers. Sending never waits: a watcher too far
-    /// behind is told it lagged and catches up from the log.
+    /// Appends to the log; [`MatchActor::commit`] stores and publishes it.
     fn record(&mut self, visibility: Visibility, kind: pb::match_event::Kind) {
         let seats = self.seat_names();
-        let event = self.log.append(self.version, visibility, &seats, kind);
-        // No receiver is fine: nobody is watching.
-        let _ = self.live.send(event);
+        self.log.append(self.version, visibility, &seats, kind);
     }
 
     fn join(
@@ -532,25 +677,24 @@ impl MatchActor {
         let token = SeatToken::generate().map_err(|e| {
             ServiceError::Unavailable(format!("no randomness for a seat token: {e}"))
         })?;
-        self.take_seat(Seat(index as u8), token.clone(), player_name);
-        self.publish();
+        self.take_seat(Seat(index as u8), token.hash(), player_name);
         Ok(pb::JoinMatchResponse {
             seat: self.seats[index].name.to_owned(),
-            seat_token: token.expose().to_owned(),
+            seat_token: token.reveal(),
             r#match: Some(self.to_proto()),
         })
     }
 
     /// Seats a player; the last seat taken starts the match.
-    fn take_seat(&mut self, seat: Seat, token: SeatToken, player_name: String) {
+    fn take_seat(&mut self, seat: Seat, token_hash: TokenHash, player_name: String) {
         let state = &mut self.seats[seat.index()];
-        state.token = Some(token.clone());
+        state.token = Some(token_hash);
         state.player_name = player_name.clone();
         let seat_name = state.name;
         self.inputs.push(Input::Joined {
             seat,
             player_name: player_name.clone(),
-            token,
+            token_hash,
         });
         self.record(
             Visibility::Public,
@@ -590,20 +734,22 @@ impl MatchActor {
         })
     }
 
+    /// The response, and the answer to store when the submission carries a client action id.
     fn submit(
         &mut self,
         token: Option<&str>,
         submission: Submission,
-    ) -> Result<pb::SubmitActionResponse, ServiceError> {
+    ) -> Result<(pb::SubmitActionResponse, Option<AnswerRow>), ServiceError> {
         let seat = self.authenticate(token)?;
         let key = (seat, submission.client_action_id);
         if !key.1.is_empty()
             && let Some(first) = self.answered.get(&key)
         {
-            return Ok(pb::SubmitActionResponse {
+            let again = pb::SubmitActionResponse {
                 duplicate: true,
                 ..first.clone()
-            });
+            };
+            return Ok((again, None));
         }
         self.require_active()?;
         if submission.expected_version != self.version {
@@ -614,7 +760,6 @@ impl MatchActor {
         }
         let before = self.log.last_seq();
         self.act(seat, &submission.choice)?;
-        self.publish();
         let answer = pb::SubmitActionResponse {
             version: self.version,
             events: self
@@ -625,10 +770,12 @@ impl MatchActor {
                 .collect(),
             duplicate: false,
         };
-        if !key.1.is_empty() {
-            self.answered.insert(key, answer.clone());
+        if key.1.is_empty() {
+            return Ok((answer, None));
         }
-        Ok(answer)
+        let row = durable::answer_row(seat, &key.1, &answer);
+        self.answered.insert(key, answer.clone());
+        Ok((answer, Some(row)))
     }
 
     /// Plays an action whose seat and preconditions were checked; on error nothing changed.
@@ -659,7 +806,6 @@ impl MatchActor {
         let seat = self.authenticate(token)?;
         self.require_active()?;
         self.concede(seat);
-        self.publish();
         Ok(self.to_proto())
     }
 
@@ -743,22 +889,29 @@ impl MatchActor {
 mod tests {
     use super::*;
     use crate::games::GameRegistry;
+    use crate::store::tests::scratch_store;
 
     const LIMITS: ActorLimits = ActorLimits {
         commands: 8,
         live_capacity: 64,
     };
 
-    fn kinds(events: &[Arc<LoggedEvent>]) -> Vec<(u64, u64, pb::match_event::Kind)> {
-        events
-            .iter()
-            .map(|e| (e.seq, e.version, e.kind.clone()))
-            .collect()
+    fn start_game() -> Box<dyn HostedGame> {
+        GameRegistry::standard()
+            .start("soccer-chess", &BTreeMap::new(), 3, None)
+            .unwrap()
     }
 
-    #[tokio::test]
-    async fn replaying_the_record_rebuilds_the_same_match() {
-        let games = GameRegistry::standard();
+    /// A stored match with both seats taken and `actions` actions played, each with a client
+    /// action id; returns its handle, the tokens by seat and the answers by id.
+    async fn played(
+        store: &Store,
+        actions: u32,
+    ) -> (
+        MatchHandle,
+        HashMap<String, String>,
+        Vec<(String, String, pb::SubmitActionResponse)>,
+    ) {
         let setup = MatchSetup {
             match_id: "m".into(),
             variant_id: "soccer-chess".into(),
@@ -767,50 +920,137 @@ mod tests {
             start_position: None,
             create_time: SystemTime::now(),
         };
-        let start = || {
-            games
-                .start("soccer-chess", &BTreeMap::new(), 3, None)
-                .unwrap()
-        };
-        let handle = spawn(setup, start(), LIMITS);
+        let handle = create(setup, start_game(), LIMITS, store.clone())
+            .await
+            .unwrap();
         let mut tokens = HashMap::new();
         for _ in 0..2 {
             let joined = handle.join(None, "bot".into()).await.unwrap();
             tokens.insert(joined.seat, joined.seat_token);
         }
-        for _ in 0..12 {
+        let mut answers = Vec::new();
+        for n in 0..actions {
             let summary = handle.summary();
-            let seat = &summary.turn.as_ref().unwrap().to_act[0];
+            let seat = summary.turn.as_ref().unwrap().to_act[0].clone();
+            let id = format!("{seat}-{n}");
             let submission = Submission {
                 expected_version: summary.version,
-                client_action_id: String::new(),
-                choice: ActionChoice::Index(summary.version as u32 % 3),
+                client_action_id: id.clone(),
+                choice: ActionChoice::Index(n % 3),
             };
-            handle
-                .submit(Some(tokens[seat].clone()), submission)
+            let answer = handle
+                .submit(Some(tokens[&seat].clone()), submission)
                 .await
                 .unwrap();
+            answers.push((seat, id, answer));
         }
-        handle.resign(Some(tokens["first"].clone())).await.unwrap();
+        (handle, tokens, answers)
+    }
 
-        let record = handle.record().await.unwrap();
-        assert_eq!(record.inputs.len(), 2 + 12 + 1);
-        let rebuilt = replay(record, start(), LIMITS).unwrap();
+    #[tokio::test]
+    async fn a_restored_match_is_the_stored_one_and_plays_on() {
+        let (store, dir) = scratch_store().await;
+        let (handle, tokens, answers) = played(&store, 12).await;
         let original = handle.events_after(0).await.unwrap();
+
+        let stored = store.load("m").await.unwrap().unwrap();
+        let mut stored_hashes: Vec<Vec<u8>> = stored
+            .inputs
+            .iter()
+            .filter(|i| i.kind == crate::store::InputKind::Joined)
+            .map(|i| i.token_hash.clone())
+            .collect();
+        let mut token_hashes: Vec<Vec<u8>> = tokens
+            .values()
+            .map(|t| TokenHash::of(t).as_bytes().to_vec())
+            .collect();
+        stored_hashes.sort();
+        token_hashes.sort();
         assert_eq!(
-            kinds(&rebuilt.events_after(0).await.unwrap()),
-            kinds(&original)
+            stored_hashes, token_hashes,
+            "only the tokens' hashes are stored"
         );
-        let (before, after) = (handle.summary(), rebuilt.summary());
+        let restored = restore(&stored, start_game(), LIMITS, store.clone()).unwrap();
         assert_eq!(
-            (after.version, after.status, after.result),
-            (before.version, before.status, before.result)
+            restored.events_after(0).await.unwrap(),
+            original,
+            "times included"
         );
-        // The seats' tokens still work after the rebuild.
-        let (_, view) = rebuilt
+        let (before, after) = (handle.summary(), restored.summary());
+        assert_eq!(
+            (
+                after.version,
+                after.status,
+                after.last_seq,
+                after.turn.clone()
+            ),
+            (before.version, before.status, before.last_seq, before.turn)
+        );
+        // The seats' tokens still work, and a retry gets its first answer.
+        let (_, view) = restored
             .snapshot(Some(tokens["second"].clone()))
             .await
             .unwrap();
         assert_eq!(view.viewer_seat, "second");
+        let (seat, id, first) = &answers[5];
+        let retry = Submission {
+            expected_version: 0,
+            client_action_id: id.clone(),
+            choice: ActionChoice::Index(0),
+        };
+        let again = restored
+            .submit(Some(tokens[seat].clone()), retry)
+            .await
+            .unwrap();
+        assert_eq!(
+            again,
+            pb::SubmitActionResponse {
+                duplicate: true,
+                ..first.clone()
+            }
+        );
+        drop(handle);
+
+        // It plays on from where it stood, numbering on without a gap.
+        let seat = after.turn.unwrap().to_act[0].clone();
+        let next = Submission {
+            expected_version: after.version,
+            client_action_id: String::new(),
+            choice: ActionChoice::Index(0),
+        };
+        let answer = restored
+            .submit(Some(tokens[&seat].clone()), next)
+            .await
+            .unwrap();
+        assert_eq!(answer.events[0].seq, after.last_seq + 1);
+        let stored = store.load("m").await.unwrap().unwrap();
+        assert_eq!(stored.events.len() as u64, restored.summary().last_seq);
+        dir.remove();
+    }
+
+    #[tokio::test]
+    async fn a_match_the_rules_no_longer_reproduce_is_refused() {
+        let (store, dir) = scratch_store().await;
+        played(&store, 6).await;
+        let stored = store.load("m").await.unwrap().unwrap();
+
+        let mut altered = stored.clone();
+        let last = altered.events.last_mut().unwrap();
+        last.kind = durable::event_row(&LoggedEvent {
+            kind: pb::match_event::Kind::MatchStarted(pb::MatchStarted {}),
+            ..durable::event_from_row(last).unwrap()
+        })
+        .kind;
+        let error = restore(&altered, start_game(), LIMITS, store.clone()).unwrap_err();
+        assert!(
+            error.contains(&format!("from seq {}", stored.events.len())),
+            "{error}"
+        );
+
+        let mut shortened = stored.clone();
+        shortened.events.pop();
+        assert!(restore(&shortened, start_game(), LIMITS, store.clone()).is_err());
+
+        dir.remove();
     }
 }

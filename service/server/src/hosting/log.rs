@@ -40,6 +40,34 @@ impl LoggedEvent {
         }
     }
 
+    /// The event with nothing redacted, for replays of finished matches.
+    pub fn unredacted(&self) -> pb::MatchEvent {
+        pb::MatchEvent {
+            seq: self.seq,
+            time: Some(self.time.into()),
+            version: self.version,
+            kind: Some(self.kind.clone()),
+        }
+    }
+
+    /// Equal in everything but the time it happened: what replaying the same inputs must
+    /// reproduce.
+    pub fn same_as(&self, other: &LoggedEvent) -> bool {
+        (
+            self.seq,
+            self.version,
+            self.visibility,
+            &self.owner_name,
+            &self.kind,
+        ) == (
+            other.seq,
+            other.version,
+            other.visibility,
+            &other.owner_name,
+            &other.kind,
+        )
+    }
+
     pub fn ends_match(&self) -> bool {
         matches!(self.kind, pb::match_event::Kind::MatchEnded(_))
     }
@@ -52,6 +80,22 @@ pub struct EventLog {
 }
 
 impl EventLog {
+    /// A log of stored events, which must be numbered from 1 without gaps.
+    pub fn restore(events: Vec<LoggedEvent>) -> Result<Self, String> {
+        for (index, event) in events.iter().enumerate() {
+            if event.seq != index as u64 + 1 {
+                return Err(format!(
+                    "event #{} has seq {}: the stored log has a gap",
+                    index + 1,
+                    event.seq
+                ));
+            }
+        }
+        Ok(Self {
+            events: events.into_iter().map(Arc::new).collect(),
+        })
+    }
+
     /// Appends an event, numbering it; `seats` names the owner of a private event.
     pub fn append(
         &mut self,

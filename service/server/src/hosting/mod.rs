@@ -1,21 +1,24 @@
 //! Match hosting: an actor per match ([`actor`]), its event log ([`log`]), seat tokens
-//! ([`token`]), event streams ([`stream`]) and the registry that finds matches by id.
+//! ([`token`]), event streams ([`stream`]), the translation to stored rows ([`durable`]) and the
+//! registry that finds matches by id.
 
 pub mod actor;
+pub mod durable;
 pub mod log;
 pub mod stream;
 pub mod token;
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::RwLock;
+use std::sync::{Arc, RwLock};
 use std::time::SystemTime;
 
 use pitchmate_proto::v1 as pb;
 
-pub use actor::{ActorLimits, MatchHandle, MatchRecord, MatchSetup, Submission};
+pub use actor::{ActorLimits, MatchHandle, MatchSetup, Submission};
 
 use crate::error::ServiceError;
 use crate::games::{GameRegistry, option_from_proto};
+use crate::store::{Store, StoreError, StoredMatch};
 
 /// What `create` needs besides the variant.
 #[derive(Clone, Debug, Default)]
@@ -50,36 +53,115 @@ pub struct MatchPage {
     pub next_position: Option<u64>,
 }
 
-#[derive(Default)]
-struct MatchIndex {
-    by_id: HashMap<String, MatchHandle>,
-    /// Handles in creation order: a match's position never changes, so pages stay stable
-    /// while matches are created.
-    in_creation_order: Vec<MatchHandle>,
+/// A match as the registry holds it.
+#[derive(Clone)]
+enum Entry {
+    /// An actor is hosting it.
+    Live(MatchHandle),
+    /// Finished in an earlier run: listed from its stored summary, rebuilt on first use.
+    Stored(Arc<pb::Match>),
+    /// Stored, but the rules no longer reproduce its history: listed, never played.
+    NotRebuildable {
+        summary: Arc<pb::Match>,
+        detail: String,
+    },
 }
 
-/// Every hosted match, by id.
+impl Entry {
+    fn summary(&self) -> pb::Match {
+        match self {
+            Entry::Live(handle) => handle.summary(),
+            Entry::Stored(summary) | Entry::NotRebuildable { summary, .. } => {
+                summary.as_ref().clone()
+            }
+        }
+    }
+}
+
+#[derive(Default)]
+struct MatchIndex {
+    /// Position in `in_creation_order` by match id.
+    by_id: HashMap<String, usize>,
+    /// Entries in creation order: a match's position never changes, so pages stay stable
+    /// while matches are created.
+    in_creation_order: Vec<Entry>,
+}
+
+impl MatchIndex {
+    fn insert(&mut self, match_id: String, entry: Entry) {
+        self.by_id.insert(match_id, self.in_creation_order.len());
+        self.in_creation_order.push(entry);
+    }
+}
+
+/// Every hosted match, by id, backed by the store.
 pub struct MatchRegistry {
     games: GameRegistry,
     limits: ActorLimits,
+    store: Store,
     index: RwLock<MatchIndex>,
 }
 
+fn storage_error(error: StoreError) -> ServiceError {
+    ServiceError::StoreUnavailable(error.to_string())
+}
+
 impl MatchRegistry {
-    pub fn new(games: GameRegistry, limits: ActorLimits) -> Self {
-        Self {
+    /// Loads every stored match: unfinished ones are rebuilt and hosted again, finished ones
+    /// are listed and rebuilt only when asked for. A match whose stored history the rules no
+    /// longer reproduce is logged as an error and kept out of play.
+    pub async fn open(
+        games: GameRegistry,
+        limits: ActorLimits,
+        store: Store,
+    ) -> Result<Self, StoreError> {
+        let mut index = MatchIndex::default();
+        let (mut resumed, mut finished, mut refused) = (0, 0, 0);
+        for row in store.matches().await? {
+            let summary = Arc::new(
+                durable::summary_from_bytes(&row.summary)
+                    .map_err(|e| StoreError::Database(e.to_string()))?,
+            );
+            let entry = if is_over(summary.status) {
+                finished += 1;
+                Entry::Stored(summary)
+            } else {
+                let stored = store.load(&row.match_id).await?.ok_or_else(|| {
+                    StoreError::Database(format!("match {} vanished while loading", row.match_id))
+                })?;
+                match rebuild(&games, limits, &store, &stored) {
+                    Ok(handle) => {
+                        resumed += 1;
+                        Entry::Live(handle)
+                    }
+                    Err(detail) => {
+                        refused += 1;
+                        tracing::error!(match_id = %row.match_id, %detail, "stored match kept out of play");
+                        Entry::NotRebuildable { summary, detail }
+                    }
+                }
+            };
+            index.insert(row.match_id, entry);
+        }
+        tracing::info!(resumed, finished, refused, "stored matches loaded");
+        Ok(Self {
             games,
             limits,
-            index: RwLock::new(MatchIndex::default()),
-        }
+            store,
+            index: RwLock::new(index),
+        })
     }
 
     pub fn games(&self) -> &GameRegistry {
         &self.games
     }
 
-    /// Creates a match and starts its actor. Must run inside a tokio runtime.
-    pub fn create(&self, request: NewMatch) -> Result<pb::Match, ServiceError> {
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Creates a match, stores it and starts its actor.
+    pub async fn create(&self, request: NewMatch) -> Result<pb::Match, ServiceError> {
         let options = request
             .options
             .iter()
@@ -103,36 +185,84 @@ impl MatchRegistry {
             create_time: SystemTime::now(),
         };
         let match_id = setup.match_id.clone();
-        let handle = actor::spawn(setup, game, self.limits);
+        let handle = actor::create(setup, game, self.limits, self.store.clone()).await?;
         let summary = handle.summary();
-        let mut index = self
-            .index
-            .write()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        index.by_id.insert(match_id, handle.clone());
-        index.in_creation_order.push(handle);
+        self.write_index().insert(match_id, Entry::Live(handle));
         Ok(summary)
     }
 
-    pub fn get(&self, match_id: &str) -> Result<MatchHandle, ServiceError> {
-        let index = self
-            .index
+    fn read_index(&self) -> std::sync::RwLockReadGuard<'_, MatchIndex> {
+        self.index
             .read()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn write_index(&self) -> std::sync::RwLockWriteGuard<'_, MatchIndex> {
+        self.index
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn entry(&self, match_id: &str) -> Result<Entry, ServiceError> {
+        let index = self.read_index();
         index
             .by_id
             .get(match_id)
-            .cloned()
+            .map(|&at| index.in_creation_order[at].clone())
+            .ok_or_else(|| ServiceError::MatchNotFound(match_id.to_owned()))
+    }
+
+    /// The actor of a match, rebuilding a finished one from the store on first use.
+    pub async fn get(&self, match_id: &str) -> Result<MatchHandle, ServiceError> {
+        match self.entry(match_id)? {
+            Entry::Live(handle) => Ok(handle),
+            Entry::NotRebuildable { detail, .. } => Err(ServiceError::MatchNotRebuildable {
+                match_id: match_id.to_owned(),
+                detail,
+            }),
+            Entry::Stored(summary) => {
+                let stored = self.load(match_id).await?;
+                let rebuilt = rebuild(&self.games, self.limits, &self.store, &stored);
+                let mut index = self.write_index();
+                let at = index.by_id[match_id];
+                let slot = &mut index.in_creation_order[at];
+                // Another call may have rebuilt it meanwhile: keep the first.
+                if let Entry::Live(existing) = slot {
+                    return Ok(existing.clone());
+                }
+                match rebuilt {
+                    Ok(handle) => {
+                        *slot = Entry::Live(handle.clone());
+                        Ok(handle)
+                    }
+                    Err(detail) => {
+                        tracing::error!(%match_id, %detail, "stored match kept out of play");
+                        *slot = Entry::NotRebuildable {
+                            summary,
+                            detail: detail.clone(),
+                        };
+                        Err(ServiceError::MatchNotRebuildable {
+                            match_id: match_id.to_owned(),
+                            detail,
+                        })
+                    }
+                }
+            }
+        }
+    }
+
+    async fn load(&self, match_id: &str) -> Result<StoredMatch, ServiceError> {
+        self.store
+            .load(match_id)
+            .await
+            .map_err(storage_error)?
             .ok_or_else(|| ServiceError::MatchNotFound(match_id.to_owned()))
     }
 
     /// Up to `limit` matches admitted by `filter`, newest first, starting below `position` (a
     /// page's `next_position`; `None` starts at the newest).
     pub fn list(&self, filter: &MatchFilter, position: Option<u64>, limit: usize) -> MatchPage {
-        let index = self
-            .index
-            .read()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let index = self.read_index();
         let total = index.in_creation_order.len();
         let start = position.map_or(total, |p| usize::try_from(p).unwrap_or(total).min(total));
         let mut matches = Vec::new();
@@ -153,6 +283,72 @@ impl MatchRegistry {
             next_position,
         }
     }
+
+    /// The replay of a match as stored: its header and every event, private ones hidden
+    /// unless the match is over (then the whole history may be shown).
+    pub async fn replay(&self, match_id: &str) -> Result<pb::GetReplayResponse, ServiceError> {
+        let summary = self.entry(match_id)?.summary();
+        let stored = self.load(match_id).await?;
+        let undecodable = |e: durable::Undecodable| ServiceError::MatchNotRebuildable {
+            match_id: match_id.to_owned(),
+            detail: e.to_string(),
+        };
+        let setup = durable::setup_from_bytes(&stored.row.setup).map_err(undecodable)?;
+        let events = stored
+            .events
+            .iter()
+            .map(durable::event_from_row)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(undecodable)?;
+        // The stored log, not the summary, says whether it is over: the summary may trail it.
+        let ended = events.iter().rev().find_map(|e| match &e.kind {
+            pb::match_event::Kind::MatchEnded(ended) => Some(ended.result.clone()),
+            _ => None,
+        });
+        let mut header = durable::setup_header(&setup, &summary.rules_version);
+        header.seats = summary.seats;
+        (header.status, header.result) = match ended {
+            Some(result) => (pb::MatchStatus::Finished as i32, result),
+            None => (summary.status, summary.result),
+        };
+        let over = is_over(header.status);
+        Ok(pb::GetReplayResponse {
+            header: Some(header),
+            events: events
+                .iter()
+                .map(|e| {
+                    if over {
+                        e.unredacted()
+                    } else {
+                        e.view_for(pitchmate_rules::Viewer::Spectator)
+                    }
+                })
+                .collect(),
+        })
+    }
+}
+
+fn is_over(status: i32) -> bool {
+    status == pb::MatchStatus::Finished as i32 || status == pb::MatchStatus::Aborted as i32
+}
+
+/// Rebuilds a stored match with a fresh game of its variant and starts its actor.
+fn rebuild(
+    games: &GameRegistry,
+    limits: ActorLimits,
+    store: &Store,
+    stored: &StoredMatch,
+) -> Result<MatchHandle, String> {
+    let setup = durable::setup_from_bytes(&stored.row.setup).map_err(|e| e.to_string())?;
+    let game = games
+        .start(
+            &setup.variant_id,
+            &setup.options,
+            setup.seed,
+            setup.start_position.clone(),
+        )
+        .map_err(|e| format!("the game cannot start as stored: {e}"))?;
+    actor::restore(stored, game, limits, store.clone())
 }
 
 fn random_seed() -> Result<u64, ServiceError> {

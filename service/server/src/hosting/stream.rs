@@ -172,20 +172,25 @@ mod tests {
 
     #[tokio::test]
     async fn a_lagging_watcher_catches_up_from_the_log() {
-        let registry = MatchRegistry::new(
+        let (store, dir) = crate::store::tests::scratch_store().await;
+        let registry = MatchRegistry::open(
             GameRegistry::standard(),
             ActorLimits {
                 commands: 8,
                 live_capacity: 2,
             },
-        );
+            store,
+        )
+        .await
+        .unwrap();
         let created = registry
             .create(NewMatch {
                 variant_id: "soccer-chess".into(),
                 ..NewMatch::default()
             })
+            .await
             .unwrap();
-        let handle = registry.get(&created.match_id).unwrap();
+        let handle = registry.get(&created.match_id).await.unwrap();
         let mut tokens = Vec::new();
         for _ in 0..2 {
             let joined = handle.join(None, "bot".into()).await.unwrap();
@@ -221,5 +226,6 @@ mod tests {
             panic!("expected an event, got {item:?}");
         };
         assert_eq!(next.seq, last_seq + 1);
+        dir.remove();
     }
 }

@@ -1,11 +1,16 @@
 //! Seat tokens: 32 random bytes from the operating system, written as 64 hex digits.
+//!
+//! The plain token exists only between its generation and the JoinMatch answer that shows it
+//! once. Everything that lasts (the match actor, its record, the store) keeps its SHA-256 hash,
+//! so neither a memory dump nor a copy of the database lets anyone act for a seat.
 
 use std::fmt;
 
+use sha2::{Digest, Sha256};
+
 const TOKEN_BYTES: usize = 32;
 
-/// The secret that lets a caller act for a seat.
-#[derive(Clone, PartialEq, Eq)]
+/// A freshly drawn token, to be handed to the player once and then dropped.
 pub struct SeatToken(String);
 
 impl SeatToken {
@@ -15,21 +20,14 @@ impl SeatToken {
         Ok(Self(bytes.iter().map(|b| format!("{b:02x}")).collect()))
     }
 
-    pub fn expose(&self) -> &str {
-        &self.0
+    /// The hash that stands in for the token from now on.
+    pub fn hash(&self) -> TokenHash {
+        TokenHash::of(&self.0)
     }
 
-    /// Compares in time that depends only on the lengths, so response timing does not reveal
-    /// how much of a guess was right.
-    pub fn matches(&self, presented: &str) -> bool {
-        let (ours, theirs) = (self.0.as_bytes(), presented.as_bytes());
-        if ours.len() != theirs.len() {
-            return false;
-        }
-        ours.iter()
-            .zip(theirs)
-            .fold(0u8, |diff, (a, b)| diff | (a ^ b))
-            == 0
+    /// Gives the plain token away, for the one answer that shows it.
+    pub fn reveal(self) -> String {
+        self.0
     }
 }
 
@@ -40,29 +38,69 @@ impl fmt::Debug for SeatToken {
     }
 }
 
+/// The SHA-256 hash of a seat token: what a match keeps to recognise its seats.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct TokenHash([u8; 32]);
+
+impl TokenHash {
+    pub fn of(token: &str) -> Self {
+        Self(Sha256::digest(token.as_bytes()).into())
+    }
+
+    pub fn from_bytes(bytes: &[u8]) -> Option<Self> {
+        bytes.try_into().ok().map(Self)
+    }
+
+    pub fn as_bytes(&self) -> &[u8; 32] {
+        &self.0
+    }
+
+    /// Hashes the presented token and compares in constant time, so response timing does not
+    /// reveal how much of a guess was right.
+    pub fn matches(&self, presented: &str) -> bool {
+        let presented = Self::of(presented);
+        self.0
+            .iter()
+            .zip(presented.0)
+            .fold(0u8, |diff, (a, b)| diff | (a ^ b))
+            == 0
+    }
+}
+
+impl fmt::Debug for TokenHash {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("TokenHash(..)")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn tokens_are_64_hex_digits_and_differ() {
-        let a = SeatToken::generate().unwrap();
-        let b = SeatToken::generate().unwrap();
-        assert_eq!(a.expose().len(), 64);
-        assert!(a.expose().bytes().all(|c| c.is_ascii_hexdigit()));
+        let a = SeatToken::generate().unwrap().reveal();
+        let b = SeatToken::generate().unwrap().reveal();
+        assert_eq!(a.len(), 64);
+        assert!(a.bytes().all(|c| c.is_ascii_hexdigit()));
         assert_ne!(a, b);
     }
 
     #[test]
-    fn only_the_exact_token_matches() {
+    fn only_the_exact_token_matches_its_hash() {
         let token = SeatToken::generate().unwrap();
-        assert!(token.matches(token.expose()));
-        let mut wrong = token.expose().to_owned();
+        assert!(!format!("{token:?}").contains(&token.0));
+        let hash = token.hash();
+        let plain = token.reveal();
+        assert!(hash.matches(&plain));
+        let mut wrong = plain.clone();
         let last = if wrong.ends_with('0') { "1" } else { "0" };
         wrong.replace_range(63.., last);
-        assert!(!token.matches(&wrong));
-        assert!(!token.matches(&token.expose()[..63]));
-        assert!(!token.matches(""));
-        assert!(!format!("{token:?}").contains(token.expose()));
+        assert!(!hash.matches(&wrong));
+        assert!(!hash.matches(&plain[..63]));
+        assert!(!hash.matches(""));
+        assert_ne!(hash.as_bytes().as_slice(), plain.as_bytes());
+        assert_eq!(TokenHash::from_bytes(hash.as_bytes()), Some(hash));
+        assert_eq!(TokenHash::from_bytes(&[1, 2, 3]), None);
     }
 }

@@ -78,6 +78,23 @@ impl TestServer {
         VariantServiceClient::new(self.channel().await)
     }
 
+    /// Stops the server gracefully and starts it again on the same data directory and settings
+    /// (on a new port).
+    pub async fn restart(mut self, settings: Settings) -> TestServer {
+        assert_eq!(
+            settings.data_dir, self.data_dir,
+            "a restart keeps the data directory"
+        );
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        (&mut self.task)
+            .await
+            .expect("server task")
+            .expect("server result");
+        start_with(settings).await
+    }
+
     /// Stops the server gracefully, waits until it has, and removes its data directory.
     pub async fn stop(mut self) {
         if let Some(stop) = self.stop.take() {

@@ -1,0 +1,327 @@
+//! Durable storage of matches: their rows, accepted inputs, events and idempotency answers.
+//!
+//! Two backends sit behind one [`Store`]: embedded SQLite (the default, a file in the data
+//! directory) and PostgreSQL (selected by a `postgres://` URL). The store never interprets what
+//! it keeps: setups, summaries, actions, events and answers arrive as encoded bytes beside the
+//! few plain columns (ids, numbers, status) that loading and ordering need.
+//!
+//! Writes go through one writer task that commits them in batches (group commit): whatever
+//! accumulated while the previous transaction was committing goes into the next one, and each
+//! waiting caller is answered once its batch is durable. Under load one fsync then serves many
+//! matches, without weakening the promise that an acknowledged write survives a crash. A batch
+//! that fails fails for every write in it; the callers' matches stop taking actions and come
+//! back from what was committed at the next start.
+
+mod postgres;
+mod sqlite;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use tokio::sync::{mpsc, oneshot};
+
+/// The database file under the data directory.
+pub const SQLITE_FILE: &str = "pitchmate.db";
+
+/// Writes queued before callers wait for the writer.
+const WRITE_QUEUE: usize = 8192;
+/// The most writes one transaction takes.
+const MAX_BATCH: usize = 2048;
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StoreError {
+    #[error("store.url `{0}` is neither empty (SQLite in the data directory) nor postgres://...")]
+    UnknownUrl(String),
+    #[error("database: {0}")]
+    Database(String),
+    #[error("the database holds schema version {found}, newer than this server's {known}")]
+    SchemaTooNew { found: i64, known: i64 },
+    #[error("the store is closed")]
+    Closed,
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(error: rusqlite::Error) -> Self {
+        Self::Database(format!("sqlite: {error}"))
+    }
+}
+
+impl From<tokio_postgres::Error> for StoreError {
+    fn from(error: tokio_postgres::Error) -> Self {
+        Self::Database(format!("postgresql: {error}"))
+    }
+}
+
+/// A match's row: what listing and loading need, the rest as bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchRow {
+    pub match_id: String,
+    pub variant_id: String,
+    pub status: i32,
+    /// The encoded setup the match was created with; never changes.
+    pub setup: Vec<u8>,
+    /// The encoded summary as of the last status change.
+    pub summary: Vec<u8>,
+}
+
+/// What kind of input a row holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputKind {
+    Joined,
+    Acted,
+    Resigned,
+}
+
+impl InputKind {
+    fn code(self) -> i64 {
+        match self {
+            Self::Joined => 1,
+            Self::Acted => 2,
+            Self::Resigned => 3,
+        }
+    }
+
+    fn from_code(code: i64) -> Result<Self, StoreError> {
+        match code {
+            1 => Ok(Self::Joined),
+            2 => Ok(Self::Acted),
+            3 => Ok(Self::Resigned),
+            other => Err(StoreError::Database(format!("unknown input kind {other}"))),
+        }
+    }
+}
+
+/// An accepted input, numbered from 0 in the order accepted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputRow {
+    pub number: u64,
+    pub kind: InputKind,
+    pub seat: u8,
+    /// For a join; empty otherwise.
+    pub player_name: String,
+    /// For a join: the SHA-256 of the seat token, never the token.
+    pub token_hash: Vec<u8>,
+    /// For an action: the encoded typed action.
+    pub action: Vec<u8>,
+}
+
+/// One event of a match's log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventRow {
+    pub seq: u64,
+    pub version: u64,
+    /// Nanoseconds since the Unix epoch (an i64 holds them until 2262).
+    pub time_nanos: i64,
+    /// The seat that may see a private event; `None` for a public one.
+    pub owner_seat: Option<u8>,
+    pub owner_name: String,
+    /// The encoded event.
+    pub kind: Vec<u8>,
+}
+
+/// The answer to a submission with a client action id, for retries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnswerRow {
+    pub seat: u8,
+    pub client_action_id: String,
+    /// The encoded response.
+    pub response: Vec<u8>,
+}
+
+/// A new status and the summary that goes with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StatusChange {
+    pub status: i32,
+    pub summary: Vec<u8>,
+}
+
+/// What one accepted command added to a match, written in one transaction.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Append {
+    pub match_id: String,
+    pub inputs: Vec<InputRow>,
+    pub events: Vec<EventRow>,
+    pub answer: Option<AnswerRow>,
+    pub status: Option<StatusChange>,
+}
+
+/// Everything stored about one match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredMatch {
+    pub row: MatchRow,
+    pub inputs: Vec<InputRow>,
+    pub events: Vec<EventRow>,
+    pub answers: Vec<AnswerRow>,
+}
+
+#[derive(Clone, Debug)]
+enum Write {
+    Create {
+        row: MatchRow,
+        events: Vec<EventRow>,
+    },
+    Append(Append),
+}
+
+enum Request {
+    Write(Write, oneshot::Sender<Result<(), StoreError>>),
+    /// Commit what is queued, close the database, then stop.
+    Close(oneshot::Sender<Result<(), StoreError>>),
+}
+
+/// The backends. An enum rather than a trait object: there are exactly two, chosen once at
+/// start, and plain `async fn`s on an enum need neither boxing of every future nor a
+/// dyn-compatible async trait; a third backend is one more arm in each method.
+enum Backend {
+    Sqlite(sqlite::SqliteStore),
+    Postgres(Box<postgres::PostgresStore>),
+}
+
+impl Backend {
+    async fn commit(&self, batch: Vec<Write>) -> Result<(), StoreError> {
+        match self {
+            Self::Sqlite(store) => store.commit(batch).await,
+            Self::Postgres(store) => store.commit(&batch).await,
+        }
+    }
+
+    async fn matches(&self) -> Result<Vec<MatchRow>, StoreError> {
+        match self {
+            Self::Sqlite(store) => store.matches().await,
+            Self::Postgres(store) => store.matches().await,
+        }
+    }
+
+    async fn load(&self, match_id: &str) -> Result<Option<StoredMatch>, StoreError> {
+        match self {
+            Self::Sqlite(store) => store.load(match_id.to_owned()).await,
+            Self::Postgres(store) => store.load(match_id).await,
+        }
+    }
+
+    async fn close(&self) -> Result<(), StoreError> {
+        match self {
+            Self::Sqlite(store) => store.close().await,
+            // Every write was committed; the connections close when dropped.
+            Self::Postgres(_) => Ok(()),
+        }
+    }
+}
+
+/// The way to the database. Cheap to clone; clones share the writer.
+#[derive(Clone)]
+pub struct Store {
+    requests: mpsc::Sender<Request>,
+    backend: Arc<Backend>,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kind = match *self.backend {
+            Backend::Sqlite(_) => "sqlite",
+            Backend::Postgres(_) => "postgresql",
+        };
+        f.debug_struct("Store").field("backend", &kind).finish()
+    }
+}
+
+impl Store {
+    /// Opens the store `url` names (empty: SQLite in `data_dir`), creating or migrating its
+    /// schema, and starts its writer. Must run inside a tokio runtime.
+    pub async fn open(url: &str, data_dir: &Path) -> Result<Self, StoreError> {
+        let backend = if url.is_empty() {
+            Backend::Sqlite(sqlite::SqliteStore::open(data_dir.join(SQLITE_FILE)).await?)
+        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Backend::Postgres(Box::new(postgres::PostgresStore::open(url).await?))
+        } else {
+            return Err(StoreError::UnknownUrl(url.to_owned()));
+        };
+        let backend = Arc::new(backend);
+        let (requests, receiver) = mpsc::channel(WRITE_QUEUE);
+        tokio::spawn(write_loop(Arc::clone(&backend), receiver));
+        Ok(Self { requests, backend })
+    }
+
+    /// Stores a new match with its first events; returns once they are durable.
+    pub async fn create(&self, row: MatchRow, events: Vec<EventRow>) -> Result<(), StoreError> {
+        self.write(Write::Create { row, events }).await
+    }
+
+    /// Appends to a match; returns once it is durable.
+    pub async fn append(&self, append: Append) -> Result<(), StoreError> {
+        self.write(Write::Append(append)).await
+    }
+
+    async fn write(&self, write: Write) -> Result<(), StoreError> {
+        let (done, committed) = oneshot::channel();
+        self.requests
+            .send(Request::Write(write, done))
+            .await
+            .map_err(|_| StoreError::Closed)?;
+        committed.await.map_err(|_| StoreError::Closed)?
+    }
+
+    /// Every match's row, oldest first.
+    pub async fn matches(&self) -> Result<Vec<MatchRow>, StoreError> {
+        self.backend.matches().await
+    }
+
+    /// Everything stored about a match, `None` when there is no such match.
+    pub async fn load(&self, match_id: &str) -> Result<Option<StoredMatch>, StoreError> {
+        self.backend.load(match_id).await
+    }
+
+    /// Commits everything queued, then closes the database; later writes fail with
+    /// [`StoreError::Closed`].
+    pub async fn close(&self) -> Result<(), StoreError> {
+        let (done, closed) = oneshot::channel();
+        if self.requests.send(Request::Close(done)).await.is_err() {
+            return Ok(());
+        }
+        closed.await.unwrap_or(Ok(()))
+    }
+}
+
+/// The single writer: takes whatever is queued (up to [`MAX_BATCH`]), commits it as one
+/// transaction, answers every caller in the batch, and repeats.
+async fn write_loop(backend: Arc<Backend>, mut requests: mpsc::Receiver<Request>) {
+    while let Some(first) = requests.recv().await {
+        let mut batch = Vec::new();
+        let mut waiting = Vec::new();
+        let mut closing = None;
+        let mut next = Some(first);
+        while let Some(request) = next.take() {
+            match request {
+                Request::Write(write, done) => {
+                    batch.push(write);
+                    waiting.push(done);
+                }
+                Request::Close(done) => {
+                    closing = Some(done);
+                    break;
+                }
+            }
+            if batch.len() < MAX_BATCH {
+                next = requests.try_recv().ok();
+            }
+        }
+        if !batch.is_empty() {
+            let result = backend.commit(batch).await;
+            if let Err(error) = &result {
+                tracing::error!(%error, writes = waiting.len(), "a batch of writes failed");
+            }
+            for done in waiting {
+                // A caller that went away needs no answer.
+                let _ = done.send(result.clone());
+            }
+        }
+        if let Some(done) = closing {
+            requests.close();
+            let _ = done.send(backend.close().await);
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests;
