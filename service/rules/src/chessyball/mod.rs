@@ -274,7 +274,7 @@ impl Game for Chessyball {
             chance: true,
             hidden_information: false,
             options: option_specs(),
-            rules_version: "1",
+            rules_version: "2",
             position_notation: "ranks from the top separated by '/', M/K home member/keeper, \
                                 m/k away member/keeper, o the ball, digits count empty cells; \
                                 then optionally h or a for the side to move",
@@ -952,10 +952,19 @@ impl Chessyball {
         self.start_turn(conceding, events);
     }
 
-    /// Puts the ball on `square`, or on the nearest free inner square when a piece stands there.
+    /// Puts the ball on `square`. When a piece stands there and `square` is a centre square,
+    /// the other centre square takes the ball (the text puts it on "one of the two centre
+    /// squares"); failing that, the nearest free inner square does.
     fn place_ball(&mut self, square: Square, placement: BallPlacement, events: &mut Vec<Event>) {
+        let centre = self.pitch.centre_squares();
+        let other_centre = centre
+            .iter()
+            .copied()
+            .find(|&other| other != square && centre.contains(&square));
         let (square, placement) = if self.occupant(square).is_none() {
             (square, placement)
+        } else if let Some(other) = other_centre.filter(|&sq| self.occupant(sq).is_none()) {
+            (other, placement)
         } else {
             (self.nearest_free(square), BallPlacement::NearestFree)
         };

@@ -104,6 +104,14 @@ pub(super) fn parse_position(pitch: Pitch, text: &str) -> Result<StartPosition, 
                 while let Some(next) = chars.peek().and_then(|c| c.to_digit(10)) {
                     run = run * 10 + next as i32;
                     chars.next();
+                    // Checked per digit so that a long run of digits is refused before it can
+                    // overflow.
+                    if run > i32::from(pitch.files) {
+                        return Err(bad(format!(
+                            "rank {rank} has an empty run of more than {} cells",
+                            pitch.files
+                        )));
+                    }
                 }
                 if run == 0 {
                     return Err(bad(format!("rank {rank} has an empty run of 0 cells")));

@@ -6,7 +6,7 @@ use super::notation::format_board;
 use super::pitch::Pitch;
 use super::*;
 use crate::game::{RuleErrorKind, start};
-use crate::options::OptionValue;
+use crate::options::{OptionKind, OptionValue};
 use crate::playout::checked_random_playout;
 
 const STANDARD: Pitch = Pitch {
@@ -186,6 +186,49 @@ fn smaller_teams_and_other_board_sizes_keep_the_formation_legal() {
     assert_eq!(goal.squares, vec![sq("t6"), sq("t7"), sq("t8")]);
     let ball = view.ball.unwrap().square.unwrap();
     assert!([sq("j7"), sq("k7")].contains(&ball));
+}
+
+#[test]
+fn a_smaller_team_fills_the_centre_of_the_formation_first() {
+    let squares_of = |team_size: i64| {
+        let game = game_with(
+            &[
+                ("team_size", OptionValue::Int(team_size)),
+                ("ball_start", text("home_side")),
+            ],
+            1,
+            None,
+        );
+        let view = game.board(Viewer::Spectator);
+        let mut home: Vec<String> = view
+            .pieces
+            .iter()
+            .filter(|p| p.owner == HOME)
+            .map(|p| p.square.to_string())
+            .collect();
+        home.sort();
+        let mut away: Vec<String> = view
+            .pieces
+            .iter()
+            .filter(|p| p.owner == AWAY)
+            .map(|p| STANDARD.mirror(p.square).to_string())
+            .collect();
+        away.sort();
+        assert_eq!(home, away, "away mirrors home");
+        home
+    };
+    // Keeper, central defenders, forwards, central midfielders, outer defenders, wide ones.
+    assert_eq!(squares_of(2), sorted(&["b6", "d5"]));
+    assert_eq!(squares_of(3), sorted(&["b6", "d5", "d7"]));
+    assert_eq!(squares_of(5), sorted(&["b6", "d5", "d7", "h4", "h8"]));
+    assert_eq!(
+        squares_of(7),
+        sorted(&["b6", "d5", "d7", "h4", "h8", "f4", "f8"])
+    );
+    assert_eq!(
+        squares_of(9),
+        sorted(&["b6", "d5", "d7", "h4", "h8", "f4", "f8", "d3", "d9"])
+    );
 }
 
 #[test]
@@ -573,13 +616,41 @@ fn without_reset_the_ball_goes_to_the_conceding_sides_centre_square() {
     assert!(!events.contains(&Event::PiecesReset));
     assert!(game.occupant(sq("o6")).is_some(), "pieces stay");
     assert_eq!(game.ball, sq("j6"));
+    // A piece on the conceding side's centre square sends the ball to the other one.
     let blocked = with_ball("p6", &[("n6", 'M'), ("j6", 'm')]);
     let mut game = custom(&blocked, "h", &[("after_goal", text("ball_to_centre"))]);
+    let events = play(&mut game, HOME, &mv("n6", "o6"));
+    assert!(events.contains(&Event::BallPlaced {
+        square: sq("i6"),
+        placement: BallPlacement::Centre
+    }));
+    // With both centre squares taken the nearest free inner square takes it: of the squares
+    // one step from j6, the lowest file, then the lowest rank.
+    let both = with_ball("p6", &[("n6", 'M'), ("j6", 'm'), ("i6", 'M')]);
+    let mut game = custom(&both, "h", &[("after_goal", text("ball_to_centre"))]);
     let events = play(&mut game, HOME, &mv("n6", "o6"));
     assert!(events.contains(&Event::BallPlaced {
         square: sq("i5"),
         placement: BallPlacement::NearestFree
     }));
+}
+
+#[test]
+fn a_fixed_ball_start_is_also_every_kick_off_square() {
+    // Away concedes each time: `coin` uses the conceding side's centre square, the fixed
+    // choices always their own square.
+    for (choice, kick_off) in [("coin", "j6"), ("home_side", "i6"), ("away_side", "j6")] {
+        let cells = with_ball("p6", &[("n6", 'M'), ("e3", 'M')]);
+        let mut game = custom(&cells, "h", &[("ball_start", text(choice))]);
+        let events = play(&mut game, HOME, &mv("n6", "o6"));
+        assert!(
+            events.contains(&Event::BallPlaced {
+                square: sq(kick_off),
+                placement: BallPlacement::Centre
+            }),
+            "{choice}: {events:?}"
+        );
+    }
 }
 
 #[test]
@@ -739,6 +810,61 @@ fn extensions_follow_three_ball_moving_actions_and_demand_ball_moves() {
             }
         }
     }
+}
+
+#[test]
+fn a_kick_that_cannot_move_the_ball_does_not_count_in_an_extension() {
+    let given = [
+        ("ball_start", text("anywhere")),
+        ("extensions", OptionValue::Bool(true)),
+    ];
+    let mut game = custom(&extension_cells(), "h", &given);
+    three_kicks(&mut game);
+    assert_eq!(game.turn().phase, "extension");
+    // The ball is on i2 with the bottom edge right below it: from i3 or j3 the member on i4
+    // would kick it straight off the inner rectangle, so it would not move.
+    for blocked_kick in ["i3", "j3"] {
+        let kick = game.kick_from(sq(blocked_kick)).unwrap();
+        assert_eq!((kick.from, kick.to), (sq("i2"), sq("i2")));
+        assert!(!game.legal_actions(HOME).contains(&mv("i4", blocked_kick)));
+        let mut refused = game.clone();
+        let err = refused.apply(HOME, &mv("i4", blocked_kick)).unwrap_err();
+        assert!(
+            err.message.contains("must move the ball"),
+            "{}",
+            err.message
+        );
+        assert_eq!(refused, game);
+    }
+}
+
+#[test]
+fn a_kick_that_cannot_move_the_ball_forfeits_the_extension() {
+    let given = [
+        ("ball_start", text("anywhere")),
+        ("extensions", OptionValue::Bool(true)),
+    ];
+    // The first action kicks the ball on h6 from g6 towards i6, where an opponent stands, so
+    // the ball stays; the next two kicks move it, but the turn still ends after three.
+    let cells = with_ball("h6", &[("e6", 'M'), ("i6", 'm'), ("h9", 'M'), ("l2", 'M')]);
+    let mut game = custom(&cells, "h", &given);
+    let events = play(&mut game, HOME, &mv("e6", "g6"));
+    assert!(events.contains(&Event::BallKicked {
+        piece: game.occupant(sq("g6")).unwrap() as u32,
+        from: sq("h6"),
+        to: sq("h6"),
+    }));
+    assert!(!game.details(Viewer::Spectator).ball_moved_every_action);
+    play(&mut game, HOME, &mv("h9", "h7"));
+    assert_eq!(game.ball, sq("h2"));
+    let events = play(&mut game, HOME, &mv("l2", "i2"));
+    assert_eq!(game.ball, sq("b2"));
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, Event::ExtensionStarted { .. }))
+    );
+    assert_eq!(game.turn().to_act, vec![AWAY]);
 }
 
 #[test]
@@ -1007,6 +1133,61 @@ fn an_endless_shootout_is_settled_by_a_coin() {
 
 // ---------------------------------------------------------------- notation
 
+/// The variants table of the rules page lists every option with its values, default first.
+#[test]
+fn every_option_is_documented_with_its_default() {
+    let page = include_str!("../../../../docs/rules/chessyball.md");
+    let documented: HashMap<&str, &str> = page
+        .lines()
+        .filter_map(|line| {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            let name = cells.get(1)?.strip_prefix('`')?.strip_suffix('`')?;
+            Some((name, *cells.get(2)?))
+        })
+        .collect();
+    let specs = Chessyball::info().options;
+    assert_eq!(documented.len(), specs.len(), "{documented:?}");
+    for spec in specs {
+        let values = documented
+            .get(spec.name)
+            .unwrap_or_else(|| panic!("`{}` is not in the options table", spec.name));
+        let expected = match (&spec.kind, &spec.default) {
+            (OptionKind::Int { min, max }, OptionValue::Int(default)) => {
+                format!("`{default}` ({min}-{max}")
+            }
+            (OptionKind::Bool, OptionValue::Bool(default)) => {
+                format!("`{default}`, `{}`", !default)
+            }
+            (OptionKind::Choice(choices), OptionValue::Text(default)) => {
+                let rest = choices.iter().filter(|c| **c != default.as_str());
+                std::iter::once(default.as_str())
+                    .chain(rest.copied())
+                    .map(|c| format!("`{c}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+            other => panic!("`{}` has a default of another kind: {other:?}", spec.name),
+        };
+        assert!(
+            values.starts_with(&expected),
+            "`{}`: the page says {values}, the engine {expected}",
+            spec.name
+        );
+    }
+}
+
+#[test]
+fn a_long_run_of_empty_cells_is_refused_not_overflowed() {
+    let text = "99999999999/18/18/18/18/1K6o7k1/18/18/18/18/17M h";
+    let err = start::<Chessyball>(&BTreeMap::new(), 1, Some(text.to_owned())).unwrap_err();
+    assert_eq!(err.kind, RuleErrorKind::InvalidPosition);
+    assert!(
+        err.message.contains("more than 18 cells"),
+        "{}",
+        err.message
+    );
+}
+
 #[test]
 fn actions_have_a_canonical_notation_that_parses_back() {
     for (action, written) in [
@@ -1270,6 +1451,49 @@ fn check_invariants(game: &Chessyball, goals_seen: u32) {
     assert!(game.turn_number <= game.settings.max_turns);
 }
 
+/// A move by a random piece of the side to act to a random square of the board, and `end`:
+/// whichever of them is not listed must be refused without touching the state.
+fn check_refusal(game: &Chessyball, seat: Seat, legal: &[Action], rng: &mut crate::rng::Rng) {
+    let own: Vec<Square> = game
+        .pieces
+        .iter()
+        .filter(|p| p.owner == seat)
+        .map(|p| p.square)
+        .collect();
+    let squares: Vec<Square> = game.pitch.squares().collect();
+    let attempts = [
+        Action::Move {
+            from: *rng.pick(&own),
+            to: *rng.pick(&squares),
+        },
+        Action::EndTurn,
+        Action::PlaceBall {
+            square: *rng.pick(&squares),
+        },
+    ];
+    for attempt in attempts.iter().filter(|a| !legal.contains(a)) {
+        let mut refused = game.clone();
+        let err = refused.apply(seat, attempt).unwrap_err();
+        assert_eq!(err.kind, RuleErrorKind::IllegalAction, "{attempt:?}");
+        assert_eq!(&refused, game, "refusing {attempt:?} changed the state");
+    }
+}
+
+/// In play, the board and the side to move written by `position` start an equal board.
+fn check_position_round_trip(game: &Chessyball, given: &[(&str, OptionValue)]) {
+    if game.phase != Phase::Play {
+        return;
+    }
+    let written = game.position();
+    let board_and_side: Vec<&str> = written.split(' ').take(2).collect();
+    let again = start::<Chessyball>(&options(given), 0, Some(board_and_side.join(" ")))
+        .unwrap_or_else(|e| panic!("{written} does not read back: {e}"));
+    assert!(
+        again.position().starts_with(&board_and_side.join(" ")),
+        "{written}"
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
@@ -1297,6 +1521,9 @@ proptest! {
         while game.outcome().is_none() {
             let seat = game.turn().to_act[0];
             let legal = game.legal_actions(seat);
+            prop_assert!(!legal.is_empty());
+            check_refusal(&game, seat, &legal, &mut rng);
+            check_position_round_trip(&game, &given);
             let action = rng.pick(&legal).clone();
             let events = play(&mut game, seat, &action);
             goals += events.iter().filter(|e| matches!(e, Event::GoalScored { .. })).count() as u32;
