@@ -6,6 +6,7 @@
 
 mod convert;
 mod soccer_chess;
+mod xfutebol;
 
 use std::collections::BTreeMap;
 
@@ -281,6 +282,7 @@ impl GameRegistry {
             entries: Vec::new(),
         };
         registry.register::<pitchmate_rules::soccer_chess::SoccerChess>();
+        registry.register::<pitchmate_rules::xfutebol::XFutebol>();
         registry
     }
 
