@@ -10,6 +10,7 @@
 use std::time::{Duration, Instant};
 
 use pitchmate_rules::chessyball::Chessyball;
+use pitchmate_rules::gridiron::Gridiron;
 use pitchmate_rules::kings_goal::KingsGoal;
 use pitchmate_rules::playout::random_playout;
 use pitchmate_rules::soccer_chess::SoccerChess;
@@ -101,6 +102,7 @@ fn main() {
         ("chessyball", measure::<Chessyball>),
         ("kings-goal", measure::<KingsGoal>),
         ("xfutebol", measure::<XFutebol>),
+        ("gridiron", measure::<Gridiron>),
     ];
     for &(id, run) in variants {
         if wanted.is_empty() || wanted.iter().any(|w| w == id) {

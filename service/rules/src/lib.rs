@@ -12,6 +12,7 @@ pub mod board;
 pub mod chessyball;
 pub mod game;
 pub mod geometry;
+pub mod gridiron;
 pub mod kings_goal;
 pub mod options;
 pub mod playout;

@@ -4,6 +4,8 @@
 //! span (match id, variant), so a log line can always be traced to the call and match it
 //! belongs to.
 
+use std::io::IsTerminal;
+
 use tracing_subscriber::EnvFilter;
 
 use crate::config::{LogFormat, LogSettings};
@@ -27,7 +29,9 @@ pub fn init(log: &LogSettings) -> Result<(), TelemetryError> {
     })?;
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr);
+        .with_writer(std::io::stderr)
+        // Colour codes only help a person at a terminal; in files and collectors they are noise.
+        .with_ansi(std::io::stderr().is_terminal());
     let installed = match log.format {
         LogFormat::Text => builder.try_init(),
         LogFormat::Json => builder.json().with_current_span(true).try_init(),

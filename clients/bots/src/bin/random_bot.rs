@@ -166,9 +166,50 @@ async fn print_events(mut stream: EventStream) {
             Some(Kind::ActionTaken(taken)) => {
                 println!("{:>5}  {:<7} {}", event.seq, taken.seat, taken.notation)
             }
+            Some(Kind::GameEvent(game)) => {
+                if let Some(line) = describe_game_event(&game) {
+                    println!("{:>5}  {line}", event.seq);
+                }
+            }
             Some(Kind::MatchEnded(_)) => return,
             _ => {}
         }
+    }
+}
+
+/// The game events worth a line of their own while watching; moves are shown as actions.
+fn describe_game_event(event: &pb::GameEvent) -> Option<String> {
+    use pb::game_event::Game;
+    use pb::soccer_chess_event::Kind as SoccerChess;
+    let score = |scores: &[pb::SeatScore]| {
+        scores
+            .iter()
+            .map(|s| format!("{} {}", s.seat, s.score))
+            .collect::<Vec<_>>()
+            .join(" - ")
+    };
+    match event.game.as_ref()? {
+        Game::SoccerChess(event) => match event.kind.as_ref()? {
+            SoccerChess::GoalScored(goal) => Some(format!(
+                "GOAL for {} in game {} ({})",
+                goal.seat,
+                goal.game,
+                score(&goal.game_score)
+            )),
+            SoccerChess::GameEnded(ended) => Some(format!(
+                "game {} over: {}",
+                ended.game,
+                score(&ended.game_score)
+            )),
+            SoccerChess::GoldenGoalStarted(_) => {
+                Some("level on aggregate and away goals: golden goal".to_owned())
+            }
+            _ => None,
+        },
+        Game::DiceRolled(roll) => Some(format!(
+            "{} rolls {:?} for {}",
+            roll.seat, roll.values, roll.purpose
+        )),
     }
 }
 
