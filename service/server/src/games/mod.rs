@@ -8,6 +8,7 @@ mod chessyball;
 mod convert;
 mod kings_goal;
 mod soccer_chess;
+mod xfutebol;
 
 use std::collections::BTreeMap;
 
@@ -290,6 +291,7 @@ impl GameRegistry {
         registry.register::<pitchmate_rules::soccer_chess::SoccerChess>();
         registry.register::<pitchmate_rules::chessyball::Chessyball>();
         registry.register::<pitchmate_rules::kings_goal::KingsGoal>();
+        registry.register::<pitchmate_rules::xfutebol::XFutebol>();
         registry
     }
 
