@@ -5,6 +5,7 @@
 //! object-safe face an actor holds; [`GameRegistry`] maps variant ids to constructors.
 
 mod convert;
+mod gridiron;
 mod soccer_chess;
 
 use std::collections::BTreeMap;
@@ -281,6 +282,7 @@ impl GameRegistry {
             entries: Vec::new(),
         };
         registry.register::<pitchmate_rules::soccer_chess::SoccerChess>();
+        registry.register::<pitchmate_rules::gridiron::Gridiron>();
         registry
     }
 
