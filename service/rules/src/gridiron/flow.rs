@@ -70,7 +70,9 @@ impl Gridiron {
             Phase::Roster | Phase::Over => 0,
         };
         let may_end_turn = match self.phase {
-            Phase::Roster => to_act.iter().any(|s| self.drafts[s.index()].is_complete()),
+            // The turn is the same for every viewer: telling whether a hidden roster is complete
+            // would leak the other team's progress, so the roster phase never claims it.
+            Phase::Roster => false,
             Phase::Formation(_) | Phase::Snap | Phase::Reaction(_) => true,
             Phase::FourthDown | Phase::Over => false,
         };
@@ -123,9 +125,14 @@ impl Gridiron {
                 all
             }
             Phase::Snap | Phase::Reaction(_) => {
-                let mut all = self.order_candidates(seat);
-                all.push(Action::Commit);
-                all
+                // Orders come already checked: each piece's plan is simulated once.
+                let mut all = self.legal_orders(seat);
+                all.extend(
+                    self.check(seat, &Action::Commit)
+                        .ok()
+                        .map(|()| Action::Commit),
+                );
+                return all;
             }
             Phase::Over => Vec::new(),
         };
@@ -323,22 +330,25 @@ impl Gridiron {
         }
     }
 
-    /// The ranks of `seat`'s formation area at the current line of scrimmage: the offense
-    /// lines up on the line and up to four ranks behind it, the defence on the five ranks beyond.
-    pub(crate) fn formation_squares(&self, seat: Seat) -> Vec<Square> {
+    /// The lowest and highest rank of `seat`'s formation area at the current line of
+    /// scrimmage: the offense lines up on the line and up to four ranks behind it, the defence
+    /// on the five ranks beyond. Clipped to the field.
+    fn formation_ranks(&self, seat: Seat) -> (i8, i8) {
         let f = field::forward(self.offense);
-        let ranks: Vec<i8> = if seat == self.offense {
-            (0..=4).map(|back| self.los - f * back).collect()
+        let (near, far) = if seat == self.offense {
+            (self.los, self.los - 4 * f)
         } else {
-            (1..=5).map(|ahead| self.los + f * ahead).collect()
+            (self.los + f, self.los + 5 * f)
         };
-        let mut squares = Vec::new();
-        for rank in ranks.into_iter().filter(|r| (1..=field::RANKS).contains(r)) {
-            for file in 1..=field::FILES {
-                squares.push(Square::new(file, rank));
-            }
-        }
-        squares
+        (near.min(far).max(1), near.max(far).min(field::RANKS))
+    }
+
+    /// Every square of `seat`'s formation area.
+    pub(crate) fn formation_squares(&self, seat: Seat) -> Vec<Square> {
+        let (low, high) = self.formation_ranks(seat);
+        (low..=high)
+            .flat_map(|rank| (1..=field::FILES).map(move |file| Square::new(file, rank)))
+            .collect()
     }
 
     fn check_place(&self, seat: Seat, piece: u32, to: Location) -> Result<(), RuleError> {
@@ -352,18 +362,11 @@ impl Gridiron {
                 "#{piece} was already placed in this formation; place another piece or declare ready"
             )));
         }
-        if !self.formation_squares(seat).contains(&to.square) {
-            let f = field::forward(self.offense);
-            let (near, far) = if seat == self.offense {
-                (self.los, self.los - 4 * f)
-            } else {
-                (self.los + f, self.los + 5 * f)
-            };
+        let (low, high) = self.formation_ranks(seat);
+        if !field::on_field(to.square) || !(low..=high).contains(&to.square.rank) {
             return Err(RuleError::illegal(format!(
-                "{} is outside your formation area: ranks {} to {}",
-                to.square,
-                near.min(far).max(1),
-                near.max(far).min(field::RANKS)
+                "{} is outside your formation area: ranks {low} to {high}",
+                to.square
             )));
         }
         if let Some(other) = self.piece_at(to, piece) {

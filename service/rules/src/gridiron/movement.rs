@@ -288,7 +288,13 @@ impl Gridiron {
                 }
                 Action::Fake {
                     partner, keeper, ..
-                } => self.fake_handoff(id, *partner, *keeper, events),
+                } => {
+                    self.fake_handoff(id, *partner, *keeper, events);
+                    // The keeper may already stand in the end zone: the choice counts at once.
+                    if self.touchdown() {
+                        return ControlFlow::Break(DownEnd::Touchdown);
+                    }
+                }
                 _ => {}
             }
         }

@@ -47,13 +47,20 @@ impl Gridiron {
     }
 
     /// Escort: the lead blocker on offence gets +1 when it starts the turn next to the carrier.
+    /// While a play action hides the ball, either fake partner counts as the carrier: the
+    /// escort's visible reach must not tell the defence which of the two keeps the ball.
     pub(crate) fn escort_bonus(&self, id: u32) -> i8 {
         let p = self.piece(id);
-        let carrier = self.piece(self.holder);
-        let applies = p.kind == Kind::LeadBlocker
-            && p.owner == self.offense
-            && p.id != carrier.id
-            && field::adjacent(p.start.square, carrier.start.square);
+        if p.kind != Kind::LeadBlocker || p.owner != self.offense {
+            return 0;
+        }
+        let carriers = match self.fake {
+            Some(fake) => vec![fake.passer, fake.partner],
+            None => vec![self.holder],
+        };
+        let applies = carriers.into_iter().any(|carrier| {
+            carrier != id && field::adjacent(p.start.square, self.piece(carrier).start.square)
+        });
         i8::from(applies)
     }
 
@@ -116,8 +123,8 @@ impl Gridiron {
         state
     }
 
-    /// Every order a seat could write now, before filtering.
-    pub(crate) fn order_candidates(&self, seat: Seat) -> Vec<Action> {
+    /// Every order a seat may write now.
+    pub(crate) fn legal_orders(&self, seat: Seat) -> Vec<Action> {
         let mut all = Vec::new();
         let own: Vec<u32> = self
             .pieces
@@ -132,14 +139,16 @@ impl Gridiron {
             .map(|p| p.id)
             .collect();
         for &id in &own {
-            let planned = self.planned(seat, id);
-            if planned.ended || planned.items >= MAX_ORDER_ITEMS {
+            if self.check_order_piece(seat, id).is_err() {
                 continue;
             }
+            // The piece's plan is simulated once and every candidate is checked against it.
+            let planned = self.planned(seat, id);
+            let mut candidates = Vec::new();
             for (df, dr) in KING_DIRECTIONS.into_iter().chain([(0, 0)]) {
                 let square = planned.loc.square.offset(df, dr);
                 for spot in Spot::ALL {
-                    all.push(Action::Move {
+                    candidates.push(Action::Move {
                         piece: id,
                         to: Location::new(square, spot),
                     });
@@ -147,17 +156,17 @@ impl Gridiron {
             }
             for ability in Ability::ALL {
                 match ability.target() {
-                    Target::None => all.push(Action::Use {
+                    Target::None => candidates.push(Action::Use {
                         piece: id,
                         ability,
                         target: None,
                     }),
-                    Target::Enemy => all.extend(enemies.iter().map(|t| Action::Use {
+                    Target::Enemy => candidates.extend(enemies.iter().map(|t| Action::Use {
                         piece: id,
                         ability,
                         target: Some(*t),
                     })),
-                    Target::AlliedHeavy => all.extend(own.iter().map(|t| Action::Use {
+                    Target::AlliedHeavy => candidates.extend(own.iter().map(|t| Action::Use {
                         piece: id,
                         ability,
                         target: Some(*t),
@@ -166,12 +175,12 @@ impl Gridiron {
             }
             if self.piece(id).kind.is_passer() && seat == self.offense {
                 for &other in own.iter().filter(|o| **o != id) {
-                    all.push(Action::Pass {
+                    candidates.push(Action::Pass {
                         piece: id,
                         receiver: other,
                     });
                     for keeper in [id, other] {
-                        all.push(Action::Fake {
+                        candidates.push(Action::Fake {
                             piece: id,
                             partner: other,
                             keeper,
@@ -179,6 +188,11 @@ impl Gridiron {
                     }
                 }
             }
+            all.extend(
+                candidates
+                    .into_iter()
+                    .filter(|a| self.check_order_item(seat, a, &planned).is_ok()),
+            );
         }
         all
     }
@@ -186,12 +200,18 @@ impl Gridiron {
     /// Checks one order against the seat's own plan and the public board only, so that its
     /// answer never depends on what the other team wrote.
     pub(crate) fn check_order(&self, seat: Seat, action: &Action) -> Result<(), RuleError> {
+        let id = action.order_piece().expect("only orders are checked here");
+        self.check_order_piece(seat, id)?;
+        self.check_order_item(seat, action, &self.planned(seat, id))
+    }
+
+    /// Whether `seat` may write orders for piece `id` at all.
+    fn check_order_piece(&self, seat: Seat, id: u32) -> Result<(), RuleError> {
         if self.committed[seat.index()] {
             return Err(RuleError::not_your_turn(
                 "your orders are committed; wait for the reveal",
             ));
         }
-        let id = action.order_piece().expect("only orders are checked here");
         let Some(piece) = self.piece_opt(id).filter(|p| p.owner == seat) else {
             return Err(RuleError::illegal(format!(
                 "#{id} is not one of your pieces"
@@ -202,7 +222,18 @@ impl Gridiron {
                 "#{id} lost all its movement this turn (chop block); order another piece or commit"
             )));
         }
-        let planned = self.planned(seat, id);
+        Ok(())
+    }
+
+    /// Checks one order item of a piece whose plan so far is `planned`.
+    fn check_order_item(
+        &self,
+        seat: Seat,
+        action: &Action,
+        planned: &Planned,
+    ) -> Result<(), RuleError> {
+        let id = action.order_piece().expect("only orders are checked here");
+        let piece = self.piece(id);
         if planned.ended {
             return Err(RuleError::illegal(format!(
                 "the order of #{id} is finished (a pass, push, retreat, chop block or anchor ends it)"

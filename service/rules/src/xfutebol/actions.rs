@@ -96,8 +96,12 @@ impl Action {
 /// What a movement led to.
 pub(super) enum Resolution {
     Continue,
-    Goal(Seat),
-    /// A foul ended the turn and set up the set piece.
+    /// The ball went in; the scorer is the piece that shot or kicked (a penalty kicker need
+    /// not be the fouled piece that held the ball).
+    Goal {
+        scorer: u32,
+    },
+    /// A foul ended the turn and set up what follows it.
     Foul,
 }
 
@@ -318,11 +322,14 @@ impl XFutebol {
     }
 
     pub(super) fn apply_play(&mut self, seat: Seat, action: &Action, events: &mut Vec<Event>) {
+        if *action == Action::EndTurn {
+            self.end_turn(events);
+            return;
+        }
+        // Counted before it resolves, so a foul can tell whether it fell after the period's
+        // last movement (see `commit_foul`).
+        self.movements_played += 1;
         let resolution = match *action {
-            Action::EndTurn => {
-                self.end_turn(events);
-                return;
-            }
             Action::Move { from, to } => self.apply_move(seat, from, to, events),
             Action::Sprint { from, to } => self.apply_sprint(seat, from, to, events),
             Action::Pass { from, to } => {
@@ -341,9 +348,8 @@ impl XFutebol {
             Action::FreeKick { from, goal } => self.take_free_kick(from, goal, events),
             _ => unreachable!("only play actions are legal in play"),
         };
-        self.movements_played += 1;
         if matches!(resolution, Resolution::Foul) {
-            // The foul already ended this turn and set up the next one.
+            // The foul already ended this turn and set up what follows.
             return;
         }
         self.movements_left -= 1;
@@ -798,6 +804,44 @@ mod tests {
             }
         )));
         assert_eq!(game.holder().unwrap().square(), Some(sq("c4")));
+    }
+
+    #[test]
+    fn interceptors_duel_nearest_first_and_the_first_winner_takes_the_ball() {
+        // Attacker passes c4 -> c7 (holder total 70+60+80 = 210). An away attacker on c5
+        // (170) loses, the away defender behind it on c6 (215) wins.
+        let pass = Action::Pass {
+            from: sq("c4"),
+            to: sq("c7"),
+        };
+        let mut game = position_game("Ac4", "Ac5,Dc6", "c4", "h");
+        let events = game.apply(HOME, &pass).unwrap();
+        let duels = events
+            .iter()
+            .filter(|e| matches!(e.event, Event::Duel { .. }))
+            .count();
+        assert_eq!(duels, 2);
+        assert_eq!(game.holder().unwrap().square(), Some(sq("c6")));
+        // Two winners: the nearer one takes it and the other never duels.
+        let mut game = position_game("Ac4", "Dc5,Dc6", "c4", "h");
+        game.apply(HOME, &pass).unwrap();
+        assert_eq!(game.holder().unwrap().square(), Some(sq("c5")));
+    }
+
+    #[test]
+    fn a_dribble_faces_the_strongest_adjacent_opponent() {
+        // Home defender (50+60 = 110) next to an away attacker (70+40 = 110, a tie) and an
+        // away defender (50+85 = 135): the defender is the one to beat, and it wins.
+        let mut game = position_game("Dc4", "Ac5,Dd5", "c4", "h");
+        game.apply(
+            HOME,
+            &Action::Dribble {
+                from: sq("c4"),
+                to: sq("b4"),
+            },
+        )
+        .unwrap();
+        assert_eq!(game.holder().unwrap().square(), Some(sq("d5")));
     }
 
     #[test]

@@ -204,9 +204,8 @@ impl XFutebol {
         long: bool,
         events: &mut Vec<Event>,
     ) -> Resolution {
-        let seat = self.piece(shooter).seat;
         let Some(keeper) = keeper else {
-            return Resolution::Goal(seat);
+            return Resolution::Goal { scorer: shooter };
         };
         let k = self.piece(keeper).attributes;
         let keeper_total = if long {
@@ -232,20 +231,20 @@ impl XFutebol {
             .piece(shooter)
             .square()
             .expect("the shooter is on the pitch");
-        self.settle_save(result, seat, keeper, from, events)
+        self.settle_save(result, shooter, keeper, from, events)
     }
 
     /// Goal, or where the ball goes after a save.
     pub(super) fn settle_save(
         &mut self,
         result: KeeperResult,
-        seat: Seat,
+        shooter: u32,
         keeper: u32,
         shot_from: Square,
         events: &mut Vec<Event>,
     ) -> Resolution {
         match result {
-            KeeperResult::Goal => return Resolution::Goal(seat),
+            KeeperResult::Goal => return Resolution::Goal { scorer: shooter },
             KeeperResult::CleanSave => {
                 self.ball = Ball::Held(keeper);
                 events.push(Event::BallWon { piece: keeper });
@@ -495,6 +494,40 @@ mod tests {
             }
         )));
         assert_eq!(game.scores(), vec![1, 0]);
+    }
+
+    #[test]
+    fn long_shots_can_be_intercepted() {
+        // Goaler long shot from e10 (holder total 60+70+70 = 200); the away defender on e13
+        // (215) takes it before the keeper is reached.
+        let mut game = position_game("Ge10", "Kd16,De13", "e10", "h");
+        let events = game
+            .apply(
+                HOME,
+                &Action::LongShoot {
+                    from: sq("e10"),
+                    via: None,
+                    goal: sq("e16"),
+                },
+            )
+            .unwrap();
+        assert!(events.iter().any(|e| matches!(
+            e.event,
+            Event::Duel {
+                kind: DuelKind::Interception,
+                initiator_total: 215,
+                opponent_total: 200,
+                ..
+            }
+        )));
+        assert!(!events.iter().any(|e| matches!(
+            e.event,
+            Event::Duel {
+                kind: DuelKind::Keeper,
+                ..
+            }
+        )));
+        assert_eq!(game.holder().unwrap().square(), Some(sq("e13")));
     }
 
     #[test]

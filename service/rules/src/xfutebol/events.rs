@@ -232,7 +232,8 @@ pub struct PieceDetails {
     pub slot: Role,
     pub attributes: Attributes,
     pub square: Option<Square>,
-    /// Own turns still to sit out after a sprint; 0 when the piece is not resting.
+    /// For a piece resting after a sprint: it comes back at its team's N-th turn start from
+    /// now. 0 when the piece is not resting.
     pub resting_turns: u32,
     pub sent_off: bool,
 }

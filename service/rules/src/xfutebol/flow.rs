@@ -22,19 +22,13 @@ impl XFutebol {
     /// Goals, period ends and the end of the turn, after a movement (or a penalty) resolved.
     pub(super) fn after_movement(&mut self, resolution: Resolution, events: &mut Vec<Event>) {
         match resolution {
-            Resolution::Goal(seat) => {
-                let scorer = match self.ball {
-                    Ball::Held(id) => id,
-                    _ => self.on_pitch(seat).next().map(|p| p.id).unwrap_or_default(),
-                };
+            Resolution::Goal { scorer } => {
+                let seat = self.piece(scorer).seat;
                 self.score_goal(seat, scorer, events);
             }
             Resolution::Foul => {}
             Resolution::Continue => {
-                if self.phase == Phase::Play
-                    && self.free_kick.is_none()
-                    && self.movements_played >= self.period_length()
-                {
+                if self.phase == Phase::Play && self.movements_played >= self.period_length() {
                     self.end_period(events);
                 } else if self.phase == Phase::Play && self.movements_left == 0 {
                     self.end_turn(events);
@@ -74,11 +68,7 @@ impl XFutebol {
 
     /// A fresh turn of two movements; resting pieces of the side count down or come back.
     pub(super) fn start_turn(&mut self, seat: Seat, events: &mut Vec<Event>) {
-        self.to_act = seat;
-        self.turn_number += 1;
-        self.movements_left = 2;
-        self.moved = false;
-        self.free_kick = None;
+        self.reset_turn(seat);
         let resting: Vec<u32> = self
             .pieces
             .iter()
@@ -106,6 +96,16 @@ impl XFutebol {
         }
     }
 
+    /// Gives `seat` a fresh turn of two movements without touching resting pieces (a loaded
+    /// position already says where their countdown stands).
+    pub(super) fn reset_turn(&mut self, seat: Seat) {
+        self.to_act = seat;
+        self.turn_number += 1;
+        self.movements_left = 2;
+        self.moved = false;
+        self.free_kick = None;
+    }
+
     /// Everyone on the pitch back to the lineup; resting pieces return too after a period.
     pub(super) fn kick_off(&mut self, seat: Seat, new_period: bool, events: &mut Vec<Event>) {
         self.phase = Phase::Play;
@@ -129,17 +129,24 @@ impl XFutebol {
         self.start_turn(seat, events);
     }
 
-    /// The ball on the side's kick-off square: held when a team-mate stands there.
+    /// The ball on the side's kick-off square: held when a team-mate stands there, loose when
+    /// it is free. An opponent can start there only in a custom position; the ball then lies
+    /// loose on the nearest free square. Returns where the ball is.
     fn place_ball_for(&mut self, seat: Seat) -> crate::geometry::Square {
         let square = kick_off_square(seat);
-        self.ball = match self.piece_at(square) {
-            Some(p) if p.seat == seat => Ball::Held(p.id),
-            _ => Ball::Loose(square),
+        let (ball, at) = match self.piece_at(square) {
+            Some(p) if p.seat == seat => (Ball::Held(p.id), square),
+            Some(_) => {
+                let free = self.nearest_free(square);
+                (Ball::Loose(free), free)
+            }
+            None => (Ball::Loose(square), square),
         };
-        square
+        self.ball = ball;
+        at
     }
 
-    fn end_period(&mut self, events: &mut Vec<Event>) {
+    pub(super) fn end_period(&mut self, events: &mut Vec<Event>) {
         events.push(Event::PeriodEnded {
             half: self.half,
             score: self.score,
@@ -183,15 +190,11 @@ impl XFutebol {
         action: &Action,
         events: &mut Vec<Event>,
     ) {
-        let scored = match *action {
-            Action::Penalty { kicker } => {
-                let id = self.piece_at(kicker).expect("legal kick").id;
-                let scored = self.penalty_kick(kicker, events);
-                (id, scored)
-            }
-            _ => (0, false),
+        let Action::Penalty { kicker: square } = *action else {
+            unreachable!("only penalty kicks are legal in a shoot-out");
         };
-        let (kicker, scored) = scored;
+        let kicker = self.piece_at(square).expect("legal kick").id;
+        let scored = self.penalty_kick(square, events);
         let team = seat.index();
         self.shootout.kicks[team] += 1;
         if scored {
@@ -410,6 +413,57 @@ mod tests {
         );
         let outcome = game.outcome();
         assert!(outcome.is_none());
+    }
+
+    #[test]
+    fn a_kick_off_square_taken_by_an_opponent_leaves_the_ball_loose_beside_it() {
+        // A custom start with an away piece standing on home's kick-off square e8: away scores
+        // (185 > 180 from the penalty area), home kicks off, the away piece is back on e8.
+        let mut game = position_game("Kd1", "Ae4,Me8", "e4", "a");
+        game.apply(
+            AWAY,
+            &Action::Shoot {
+                from: sq("e4"),
+                goal: sq("e1"),
+            },
+        )
+        .unwrap();
+        assert_eq!(game.scores(), vec![0, 1]);
+        assert_eq!(game.to_act, HOME);
+        let crate::xfutebol::Ball::Loose(square) = game.ball else {
+            panic!("the ball should lie loose, not be {:?}", game.ball);
+        };
+        assert!(game.piece_at(square).is_none());
+        assert_eq!(square.king_distance(sq("e8")), 1);
+    }
+
+    #[test]
+    fn half_time_resets_sprints_and_brings_resting_pieces_back() {
+        let mut game = position_game_with(
+            &[("movements_per_half", 10)],
+            &[],
+            "Md5,Ac4",
+            "Md12",
+            "d5",
+            "h",
+        );
+        game.sprints = [3, 0];
+        game.apply(
+            HOME,
+            &Action::Sprint {
+                from: sq("c4"),
+                to: sq("c6"),
+            },
+        )
+        .unwrap();
+        assert!(game.piece_at(sq("c6")).is_none(), "resting");
+        play_moves(&mut game, 9);
+        assert_eq!(game.half, 2);
+        assert_eq!(game.sprints, [0, 0]);
+        assert!(
+            game.piece_at(sq("c4")).is_some(),
+            "back on its start square"
+        );
     }
 
     #[test]

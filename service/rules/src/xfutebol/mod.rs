@@ -244,9 +244,10 @@ enum SetPiece {
 enum Phase {
     Lineup,
     Play,
-    /// The fouling team picks the piece its red card removes, then the set piece follows.
+    /// The fouling team picks the piece its red card removes, then the set piece follows
+    /// (`None`: the foul came after the period's last movement, which then ends).
     SendOff {
-        then: SetPiece,
+        then: Option<SetPiece>,
     },
     Penalty,
     Shootout,
@@ -371,10 +372,11 @@ impl Game for XFutebol {
             hidden_information: false,
             options: option_specs(),
             rules_version: "1",
-            position_notation: "h:<pieces>;a:<pieces>;ball:<square|->;to:<h|a> with pieces like \
+            position_notation: "h:<pieces>;a:<pieces>;ball:<square>;to:<h|a> with pieces like \
                                 Kd1,Dc2,LDd3[75.80.70.85.50] (role, slot role for specials, \
-                                square, optional attributes), optional score/fouls/sprints/\
-                                half/played",
+                                square, optional attributes) in shirt order, optional ball \
+                                (default: the kick-off square) and score/fouls/sprints/half/\
+                                played",
         }
     }
 

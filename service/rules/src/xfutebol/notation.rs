@@ -8,7 +8,8 @@
 //!
 //! Positions: `h:Kd1,Dc2,LDd3;a:Kd16,...;ball:e8;to:h;score:0-0;fouls:0-0;sprints:0-0;half:1;
 //! played:0`. A piece is its role letter, the slot letter for specials, then its square
-//! (`~N` after it when resting N more own turns, `-` instead of a square when sent off), then
+//! (`~N` after it when resting: it comes back at its team's N-th turn start from now; `-`
+//! instead of a square when sent off), then
 //! optional attributes `[speed.skill.strength.goal.defense]`.
 
 use std::fmt;
@@ -196,10 +197,12 @@ fn parse_pair(key: &str, text: &str) -> Result<[u32; 2], RuleError> {
 
 impl XFutebol {
     pub(super) fn write_position(&self) -> String {
+        // Shirt order, so that reading a team back (numbers follow the order) keeps every
+        // piece's number and id.
         let team = |seat: Seat| -> String {
-            self.pieces
-                .iter()
-                .filter(|p| p.seat == seat)
+            let mut team: Vec<&Piece> = self.pieces.iter().filter(|p| p.seat == seat).collect();
+            team.sort_by_key(|p| p.id);
+            team.into_iter()
                 .map(|p| {
                     let mut token = p.role().symbol().to_string();
                     if p.special.is_some() {
@@ -342,7 +345,7 @@ impl XFutebol {
         ];
         self.phase = Phase::Play;
         self.first_kick_off = Some(to_act);
-        self.start_turn(to_act, &mut Vec::new());
+        self.reset_turn(to_act);
         Ok(())
     }
 
@@ -551,7 +554,13 @@ mod tests {
         game.apply(HOME, &Action::DefaultLineup).unwrap();
         game.apply(AWAY, &Action::DefaultLineup).unwrap();
         let text = game.position();
-        assert!(text.starts_with("h:Kd1,Dc2,Df2,LDd3,Dg3,LMe4,"), "{text}");
+        assert!(
+            text.starts_with(
+                "h:Kd1,Dc2,Df2,LDd3,Dg3,LMe4,GAd7,RMb5,GAf7,RMh5,Ae8;\
+                 a:Kd16,Dc15,Df15,LDd14,Dg14,LMe13,GAd10,RMb12,GAf10,RMh12,Ae9;ball:"
+            ),
+            "{text}"
+        );
         let setup = crate::game::SetupSpec {
             options: crate::Options::resolve(&XFutebol::info().options, &Default::default())
                 .unwrap(),
@@ -560,7 +569,30 @@ mod tests {
         };
         let copy = XFutebol::new(&setup).unwrap();
         assert_eq!(copy.position(), text);
+        // Shirt numbers and ids survive: the notation lists each team in shirt order.
+        let numbered = |g: &XFutebol| {
+            let mut pieces: Vec<_> = g
+                .details(crate::Viewer::Spectator)
+                .pieces
+                .into_iter()
+                .map(|p| (p.id, p.number, p.square))
+                .collect();
+            pieces.sort();
+            pieces
+        };
+        assert_eq!(numbered(&copy), numbered(&game));
         assert_eq!(copy.board(crate::Viewer::Spectator).pieces.len(), 22);
+    }
+
+    #[test]
+    fn resting_pieces_round_trip_through_the_notation() {
+        // Home to act with a piece that comes back at its team's second turn start from now.
+        let game = position_game("Ae8~2,Ma1", "Mh16", "a1", "h");
+        let text = game.position();
+        assert!(text.contains("Ae8~2"), "{text}");
+        let mut copy = crate::xfutebol::tests::new_game(&[], &[]);
+        copy.load_position_unchecked(&text).unwrap();
+        assert_eq!(copy.position(), text);
     }
 
     #[test]

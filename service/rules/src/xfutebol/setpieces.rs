@@ -20,6 +20,10 @@ const YELLOW_AT: u32 = 3;
 impl XFutebol {
     /// Records a foul by `fouler` on `fouled` at `square`, ends the fouling team's turn and sets
     /// up the set piece (after the send-off a red card asks for).
+    ///
+    /// A set piece awarded with a period's last movement is still taken, in one more turn. A
+    /// foul committed in that extra movement counts (and may bring a card) but earns no set
+    /// piece: the period ends, so answering fouls cannot keep a period open forever.
     pub(super) fn commit_foul(
         &mut self,
         fouler: u32,
@@ -48,6 +52,16 @@ impl XFutebol {
         }
         // The ball marks the foul: the fouled piece has it.
         self.ball = Ball::Held(fouled);
+        events.push(Event::TurnEnded { seat });
+        if self.movements_played > self.period_length() {
+            if removal {
+                self.phase = Phase::SendOff { then: None };
+                self.to_act = seat;
+            } else {
+                self.end_period(events);
+            }
+            return;
+        }
         let set_piece = if in_penalty_area(seat, square) {
             events.push(Event::PenaltyAwarded {
                 seat: seat.opponent(),
@@ -64,9 +78,10 @@ impl XFutebol {
                 kicker: fouled,
             }
         };
-        events.push(Event::TurnEnded { seat });
         if removal {
-            self.phase = Phase::SendOff { then: set_piece };
+            self.phase = Phase::SendOff {
+                then: Some(set_piece),
+            };
             self.to_act = seat;
         } else {
             self.begin_set_piece(seat.opponent(), set_piece, events);
@@ -99,20 +114,20 @@ impl XFutebol {
         &mut self,
         seat: Seat,
         action: &Action,
-        then: SetPiece,
+        then: Option<SetPiece>,
         events: &mut Vec<Event>,
     ) {
         let Action::SendOff { at } = *action else {
             unreachable!("only send-offs are legal now");
         };
+        // The fouled piece of the other side holds the ball, so no ball leaves with this piece.
         let id = self.piece_at(at).expect("legal send-off").id;
         self.piece_mut(id).status = Status::SentOff;
-        if self.ball == Ball::Held(id) {
-            self.ball = Ball::Loose(at);
-            events.push(Event::BallLoose { square: at });
-        }
         events.push(Event::PieceSentOff { piece: id });
-        self.begin_set_piece(seat.opponent(), then, events);
+        match then {
+            Some(set_piece) => self.begin_set_piece(seat.opponent(), set_piece, events),
+            None => self.end_period(events),
+        }
     }
 
     /// The fouled piece shoots over the barrier: its Skill + Goal against the barrier's highest
@@ -167,7 +182,7 @@ impl XFutebol {
             }
         }
         match self.settings.free_kick_rule {
-            SetPieceRule::Text => Resolution::Goal(seat),
+            SetPieceRule::Text => Resolution::Goal { scorer: kicker },
             SetPieceRule::Shot => {
                 let keeper = self
                     .keeper_on_pitch(defender)
@@ -179,21 +194,14 @@ impl XFutebol {
         }
     }
 
-    /// Kickers for a penalty: every piece on the pitch (all pieces still in the match if
-    /// sprints have emptied the pitch).
+    /// Kickers for a penalty: every piece on the pitch. Never empty: in play the fouled piece
+    /// is on the pitch, and a shoot-out lines every remaining piece up.
     pub(super) fn penalty_actions(&self, seat: Seat) -> Vec<Action> {
-        let on_pitch: Vec<Action> = self
-            .on_pitch(seat)
+        self.on_pitch(seat)
             .map(|p| Action::Penalty {
                 kicker: p.square().expect("on the pitch"),
             })
-            .collect();
-        if on_pitch.is_empty() {
-            // Nobody can kick; the team concedes the kick by ending its turn.
-            vec![Action::EndTurn]
-        } else {
-            on_pitch
-        }
+            .collect()
     }
 
     /// Resolves a penalty by the piece on `kicker`; rebounds and saves leave the ball with the
@@ -255,8 +263,8 @@ impl XFutebol {
             },
         });
         if self.phase == Phase::Penalty {
-            let resolution = self.settle_save(result, seat, keeper, kicker, events);
-            return matches!(resolution, Resolution::Goal(_));
+            let resolution = self.settle_save(result, kicker_id, keeper, kicker, events);
+            return matches!(resolution, Resolution::Goal { .. });
         }
         result == KeeperResult::Goal
     }
@@ -264,20 +272,19 @@ impl XFutebol {
     /// The in-play penalty: a goal restarts with a kick-off, anything else gives the
     /// defending side its turn.
     pub(super) fn apply_penalty(&mut self, seat: Seat, action: &Action, events: &mut Vec<Event>) {
-        let resolution = match *action {
-            Action::Penalty { kicker } => {
-                if self.penalty_kick(kicker, events) {
-                    Resolution::Goal(seat)
-                } else {
-                    Resolution::Continue
-                }
-            }
-            _ => Resolution::Continue,
+        let Action::Penalty { kicker } = *action else {
+            unreachable!("only penalty kicks are legal in the penalty phase");
+        };
+        let scorer = self.piece_at(kicker).expect("legal penalty").id;
+        let resolution = if self.penalty_kick(kicker, events) {
+            Resolution::Goal { scorer }
+        } else {
+            Resolution::Continue
         };
         self.phase = Phase::Play;
         self.movements_played += 1;
         match resolution {
-            Resolution::Goal(_) => self.after_movement(resolution, events),
+            Resolution::Goal { .. } => self.after_movement(resolution, events),
             _ => {
                 events.push(Event::TurnEnded { seat });
                 self.start_turn(seat.opponent(), events);
@@ -335,6 +342,42 @@ mod tests {
             }
         )));
         assert_eq!(game.scores(), vec![1, 0]);
+    }
+
+    #[test]
+    fn the_barrier_is_every_defender_within_two_squares() {
+        // g14 is two king steps from the foul square e12, h15 three: only the first walls.
+        let mut game = position_game(
+            "Ae12",
+            "Kd16,De13,Dg14[50.60.80.40.99],Dh15[50.60.80.40.100]",
+            "e12",
+            "a",
+        );
+        foul_events(&mut game, "e13", "e12");
+        let events = game
+            .apply(
+                HOME,
+                &Action::FreeKick {
+                    from: sq("e12"),
+                    goal: sq("e16"),
+                },
+            )
+            .unwrap();
+        let g14 = game.piece_at(sq("g14")).unwrap().id;
+        let barrier = events.iter().find_map(|e| match &e.event {
+            Event::FreeKickTaken { barrier, .. } => Some(barrier.len()),
+            _ => None,
+        });
+        assert_eq!(barrier, Some(2));
+        assert!(events.iter().any(|e| matches!(
+            e.event,
+            Event::Duel {
+                kind: DuelKind::Barrier,
+                opponent: Some(wall),
+                opponent_total: 99,
+                ..
+            } if wall == g14
+        )));
     }
 
     #[test]
@@ -470,6 +513,79 @@ mod tests {
                 .iter()
                 .any(|a| matches!(a, Action::FreeKick { .. }))
         );
+    }
+
+    #[test]
+    fn a_penalty_goal_is_credited_to_the_chosen_kicker() {
+        // The attacker on e14 is fouled; the attacker on c8 takes the kick and scores
+        // (90 + 80 + 15 = 185 > 160 + 20 under the shot option).
+        let mut game = position_game_with(
+            &[],
+            &[("penalty_rule", "shot")],
+            "Ae14,Ac8",
+            "Kd16,De15",
+            "e14",
+            "a",
+        );
+        foul_events(&mut game, "e15", "e14");
+        let kicker = game.piece_at(sq("c8")).unwrap().id;
+        let events = game
+            .apply(HOME, &Action::Penalty { kicker: sq("c8") })
+            .unwrap();
+        assert!(
+            events.iter().any(|e| matches!(
+                e.event,
+                Event::GoalScored { seat: HOME, scorer, .. } if scorer == kicker
+            )),
+            "{events:?}"
+        );
+    }
+
+    #[test]
+    fn a_foul_in_the_stoppage_movement_ends_the_period_instead_of_a_new_set_piece() {
+        // Away fouls with the half's last movement: home still gets its free-kick turn.
+        let mut game = position_game_with(
+            &[("movements_per_half", 10)],
+            &[],
+            "Ae12",
+            "Kd16,De13",
+            "e12",
+            "a",
+        );
+        game.movements_played = 9;
+        foul_events(&mut game, "e13", "e12");
+        assert_eq!((game.half, game.turn().to_act.clone()), (1, vec![HOME]));
+        // Home answers with a foul of its own: recorded, but the half is over, so no free
+        // kick for away and no chain of set pieces that could keep the period open.
+        let events = foul_events(&mut game, "e12", "e13");
+        assert!(
+            events
+                .iter()
+                .any(|e| matches!(e, Event::Foul { seat: HOME, .. }))
+        );
+        assert!(
+            !events
+                .iter()
+                .any(|e| matches!(e, Event::FreeKickAwarded { .. }))
+        );
+        assert_eq!(game.fouls, [1, 1]);
+        assert_eq!((game.half, game.movements_played), (2, 0));
+        // The same with a red card: the send-off comes first, then the period ends.
+        let mut game = position_game_with(
+            &[("movements_per_half", 10), ("min_pieces", 1)],
+            &[],
+            "Ae12,Ma1",
+            "Kd16,De13",
+            "e12",
+            "a",
+        );
+        game.movements_played = 9;
+        game.fouls = [3, 0];
+        foul_events(&mut game, "e13", "e12");
+        foul_events(&mut game, "e12", "e13");
+        assert_eq!(game.turn().phase, "send_off");
+        game.apply(HOME, &Action::SendOff { at: sq("a1") }).unwrap();
+        assert_eq!((game.half, game.turn().phase.as_str()), (2, "play"));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! details look on the wire. [`Hosted`] turns any such game into a [`HostedGame`], the
 //! object-safe face an actor holds; [`GameRegistry`] maps variant ids to constructors.
 
+mod chessyball;
 mod convert;
 mod gridiron;
 mod soccer_chess;
@@ -282,6 +283,7 @@ impl GameRegistry {
             entries: Vec::new(),
         };
         registry.register::<pitchmate_rules::soccer_chess::SoccerChess>();
+        registry.register::<pitchmate_rules::chessyball::Chessyball>();
         registry.register::<pitchmate_rules::gridiron::Gridiron>();
         registry
     }
