@@ -1,4 +1,9 @@
-//! Helpers for the end-to-end tests: start a real server on an ephemeral loopback port.
+//! Helpers for the end-to-end tests: start a real server on an ephemeral loopback port, and put
+//! a proxy that can be cut between it and the clients.
+
+mod proxy;
+
+pub use proxy::CuttableProxy;
 
 use std::net::SocketAddr;
 

@@ -255,3 +255,38 @@ async fn a_retried_submit_returns_the_first_result_and_acts_once() {
     );
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_refused_typed_action_says_why_in_the_engines_words() {
+    let server = TestServer::start().await;
+    let client = server.client().await;
+    let (_, second) = started_match(&client).await;
+    let version = client.legal_actions(&second).await.unwrap().version;
+    let keeper_outside_its_area = pb::Action {
+        game: Some(pb::action::Game::SoccerChess(pb::SoccerChessAction {
+            kind: Some(pb::soccer_chess_action::Kind::Place(pb::SoccerChessPlace {
+                kind: pb::SoccerChessPieceKind::Keeper.into(),
+                square: Some(pb::Square {
+                    file: 1,
+                    rank: 10,
+                    name: String::new(),
+                }),
+            })),
+        })),
+    };
+    let request = second
+        .authorize(submit(
+            &second,
+            version,
+            Choice::Action(keeper_outside_its_area),
+        ))
+        .unwrap();
+    let status = client.matches().submit_action(request).await.unwrap_err();
+    assert_eq!(reason(&status), "ILLEGAL_ACTION");
+    assert!(
+        status.message().contains("small area"),
+        "{}",
+        status.message()
+    );
+    server.stop().await;
+}

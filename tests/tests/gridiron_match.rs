@@ -439,6 +439,16 @@ async fn orders_and_the_ball_after_a_play_action_stay_hidden_from_the_defence() 
         let defence_probes = [
             Choice::Notation("#1 h9.c".into()),
             Choice::Notation("#9 push #42".into()),
+            // A typed refusal carries the engine's reason.
+            typed(pb::gridiron_action::Kind::Fake(pb::GridironFake {
+                piece_id: 8,
+                partner_id: 13,
+                keeper_id: 13,
+            })),
+            typed(pb::gridiron_action::Kind::Pass(pb::GridironPass {
+                piece_id: 8,
+                receiver_id: 13,
+            })),
         ];
         let observed = observe(&client, &away, &defence_probes).await;
         assert!(!observed.away_legal.actions.is_empty());

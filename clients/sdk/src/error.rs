@@ -1,5 +1,9 @@
+use std::time::Duration;
+
 use thiserror::Error;
 use tonic_types::StatusExt;
+
+use crate::reconnect::is_transient_status;
 
 /// What went wrong talking to the server.
 #[derive(Debug, Error)]
@@ -16,9 +20,33 @@ pub enum ClientError {
     InvalidToken,
     #[error("the event stream of match {0} ended before the match did")]
     StreamEnded(String),
+    #[error("the event stream of match {match_id} has been silent for {silent_for:?}")]
+    StreamSilent {
+        match_id: String,
+        silent_for: Duration,
+    },
+    #[error("gave up after {attempts} attempts over {failing_for:?}; the last error: {last}")]
+    GaveUp {
+        attempts: u32,
+        failing_for: Duration,
+        #[source]
+        last: Box<ClientError>,
+    },
 }
 
 impl ClientError {
+    /// Whether trying again may succeed: the connection broke or the server is unreachable or
+    /// restarting, as opposed to the server refusing the request itself.
+    pub fn is_transient(&self) -> bool {
+        match self {
+            ClientError::Connect { .. }
+            | ClientError::StreamEnded(_)
+            | ClientError::StreamSilent { .. } => true,
+            ClientError::Rpc(status) => is_transient_status(status),
+            ClientError::InvalidToken | ClientError::GaveUp { .. } => false,
+        }
+    }
+
     /// The stable reason the server gave (`ILLEGAL_ACTION`, `STALE_VERSION`, ...), if any.
     pub fn reason(&self) -> Option<String> {
         match self {

@@ -16,9 +16,11 @@ mod bot;
 mod client;
 mod error;
 mod play;
+mod reconnect;
 
 pub use bot::{Bot, Choice, RandomChoice};
 pub use client::{Client, EventStream, NewMatch, SeatHandle};
 pub use error::ClientError;
 pub use pitchmate_proto::v1 as pb;
-pub use play::play;
+pub use play::{PlayOptions, play, play_with};
+pub use reconnect::ReconnectPolicy;

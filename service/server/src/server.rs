@@ -11,7 +11,7 @@ use tokio_stream::StreamExt;
 use tokio_stream::wrappers::TcpListenerStream;
 use tonic::transport::Server;
 
-use crate::api::{MatchApi, VariantApi};
+use crate::api::{MatchApi, ServerApi, VariantApi};
 use crate::config::Settings;
 use crate::games::GameRegistry;
 use crate::hosting::stream::WatchLimits;
@@ -30,7 +30,7 @@ pub enum ServeError {
     Transport(#[from] tonic::transport::Error),
 }
 
-/// Serves `MatchService`, `VariantService`, `grpc.health.v1` and server reflection (v1 and
+/// Serves `MatchService`, `VariantService`, `ServerService`, `grpc.health.v1` and server reflection (v1 and
 /// v1alpha) on `listener` until `shutdown` completes; then stops accepting, closes event streams
 /// and lets in-flight calls finish.
 pub async fn serve(
@@ -60,6 +60,7 @@ pub async fn serve(
     ));
     let variant_api =
         pb::variant_service_server::VariantServiceServer::new(VariantApi::new(registry));
+    let server_api = pb::server_service_server::ServerServiceServer::new(ServerApi::new());
 
     let (health, health_service) = tonic_health::server::health_reporter();
     health
@@ -70,6 +71,9 @@ pub async fn serve(
         .await;
     health
         .set_serving::<pb::variant_service_server::VariantServiceServer<VariantApi>>()
+        .await;
+    health
+        .set_serving::<pb::server_service_server::ServerServiceServer<ServerApi>>()
         .await;
 
     let reflection_v1 = tonic_reflection::server::Builder::configure()
@@ -103,6 +107,7 @@ pub async fn serve(
         .add_service(reflection_v1alpha)
         .add_service(match_api)
         .add_service(variant_api)
+        .add_service(server_api)
         .serve_with_incoming_shutdown(incoming, shutdown)
         .await?;
     tracing::info!("stopped");

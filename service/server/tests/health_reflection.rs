@@ -16,6 +16,7 @@ async fn health_reports_serving_for_the_server_and_each_service() {
         "",
         "pitchmate.v1.MatchService",
         "pitchmate.v1.VariantService",
+        "pitchmate.v1.ServerService",
     ] {
         let response = health
             .check(HealthCheckRequest {
@@ -74,6 +75,7 @@ async fn reflection_v1_lists_every_service_and_describes_them() {
         "grpc.health.v1.Health",
         "grpc.reflection.v1.ServerReflection",
         "pitchmate.v1.MatchService",
+        "pitchmate.v1.ServerService",
         "pitchmate.v1.VariantService",
     ] {
         assert!(

@@ -210,6 +210,8 @@ fn describe_game_event(event: &pb::GameEvent) -> Option<String> {
             "{} rolls {:?} for {}",
             roll.seat, roll.values, roll.purpose
         )),
+        // Other games' moves show as actions and their scores come with the result.
+        _ => None,
     }
 }
 

@@ -3,9 +3,11 @@
 
 mod matches;
 mod paging;
+mod server;
 mod variants;
 
 pub use matches::MatchApi;
+pub use server::ServerApi;
 pub use variants::VariantApi;
 
 use tonic::metadata::MetadataMap;

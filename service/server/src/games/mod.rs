@@ -7,6 +7,7 @@
 mod chessyball;
 mod convert;
 mod gridiron;
+mod kings_goal;
 mod soccer_chess;
 
 use std::collections::BTreeMap;
@@ -113,13 +114,18 @@ impl<G: ProtoMapping> Hosted<G> {
             ActionChoice::Typed(typed) => {
                 let action = G::action_from_proto(typed)?;
                 if legal.contains(&action) {
-                    Ok(action)
-                } else {
-                    Err(ServiceError::IllegalAction(format!(
-                        "that action is not legal now; {}",
-                        self.legal_summary(seat, &legal)
-                    )))
+                    return Ok(action);
                 }
+                // The engine knows why the action is refused; ask it on a copy (a refusal
+                // changes nothing, but `apply` needs a mutable game).
+                let why = match self.game.clone().apply(seat, &action) {
+                    Err(refusal) => refusal.message,
+                    Ok(_) => "that action is not legal now".to_owned(),
+                };
+                Err(ServiceError::IllegalAction(format!(
+                    "{why}; {}",
+                    self.legal_summary(seat, &legal)
+                )))
             }
             ActionChoice::Notation(text) => match self.game.parse_action(seat, text) {
                 Ok(action) if legal.contains(&action) => Ok(action),
@@ -284,6 +290,7 @@ impl GameRegistry {
         };
         registry.register::<pitchmate_rules::soccer_chess::SoccerChess>();
         registry.register::<pitchmate_rules::chessyball::Chessyball>();
+        registry.register::<pitchmate_rules::kings_goal::KingsGoal>();
         registry.register::<pitchmate_rules::gridiron::Gridiron>();
         registry
     }

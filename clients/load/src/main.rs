@@ -1,0 +1,570 @@
+//! `pitchmate-load`: how fast a running Pitchmate server plays, against how fast it answers a
+//! call that does nothing.
+//!
+//! In one run against one server it measures, in order:
+//!
+//! 1. with `--server-pid`, the server's resident memory before and after creating
+//!    `--idle-matches` matches with both seats taken and nobody acting: the memory per idle match;
+//! 2. the floor: the round trip of `ServerService.Ping`, first one call at a time, then from as
+//!    many concurrent callers as there will be matches;
+//! 3. the load: `--matches` matches played at once for `--duration` seconds, each by two random
+//!    bots that ask `GetLegalActions` and act with `SubmitAction` only when their seat is to act
+//!    (a finished match is replaced by a new one). Every `SubmitAction` round trip is recorded.
+//!
+//! It prints accepted actions per second, the round-trip percentiles and their ratios to the
+//! floor. Each phase is bounded by a count or by the duration, so the run ends by itself.
+//!
+//! Connections: bots share HTTP/2 connections, `--bots-per-connection` to each (calls are
+//! multiplexed as streams), so a thousand matches need twenty connections rather than two
+//! thousand file descriptors, and the server still spreads connections over its threads.
+
+use std::fs;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use hdrhistogram::Histogram;
+use pitchmate_proto::v1 as pb;
+use pitchmate_proto::v1::match_event::Kind;
+use pitchmate_proto::v1::match_service_client::MatchServiceClient;
+use pitchmate_proto::v1::server_service_client::ServerServiceClient;
+use prost::Message;
+use tokio::task::JoinSet;
+use tonic::transport::{Channel, Endpoint};
+use tonic::{Code, Request, Status};
+use tonic_types::StatusExt;
+
+#[derive(Debug, Parser)]
+#[command(
+    version,
+    about = "Plays many random matches at once on a running Pitchmate server and measures the \
+             submit round trip against a bare Ping"
+)]
+struct Args {
+    /// The server's URL.
+    #[arg(long, default_value = "http://127.0.0.1:50051")]
+    server: String,
+    /// Matches played at the same time.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
+    matches: u32,
+    /// Seconds of play.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    duration: u64,
+    /// The variant played.
+    #[arg(long, default_value = "soccer-chess")]
+    variant: String,
+    /// Bots sharing one HTTP/2 connection (both bots of a match always share one).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(2..))]
+    bots_per_connection: u32,
+    /// Sequential pings measured for the floor; the concurrent floor makes at least as many.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..))]
+    pings: u32,
+    /// The server's process id, to read its resident memory from /proc (same machine only).
+    #[arg(long)]
+    server_pid: Option<u32>,
+    /// Idle matches created to measure memory per match (with --server-pid).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
+    idle_matches: u32,
+    /// Seeds the bots' choices.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// A call that takes longer than this counts as failed; it also bounds how long the run can
+/// outlast `--duration`.
+const CALL_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Calls made at once while creating idle matches.
+const IDLE_CREATORS: usize = 32;
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let args = Args::parse();
+    match run(&args).await {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => {
+            eprintln!("pitchmate-load: some calls failed (see `failed` above)");
+            ExitCode::FAILURE
+        }
+        Err(message) => {
+            eprintln!("pitchmate-load: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs every phase and prints the report; `Ok(false)` when calls failed along the way.
+async fn run(args: &Args) -> Result<bool, String> {
+    let matches = args.matches as usize;
+    let matches_per_connection = (args.bots_per_connection / 2) as usize;
+    let connections = connect(&args.server, matches.div_ceil(matches_per_connection)).await?;
+    // Match i and its two bots use connection i / matches_per_connection.
+    let connection_of = |i: usize| connections[i / matches_per_connection].clone();
+    println!(
+        "server {}, variant {}, {} matches on {} connections (up to {} bots per connection), {} s",
+        args.server,
+        args.variant,
+        matches,
+        connections.len(),
+        matches_per_connection * 2,
+        args.duration,
+    );
+
+    if let Some(pid) = args.server_pid {
+        let memory =
+            idle_match_memory(&connections[0], &args.variant, args.idle_matches, pid).await?;
+        println!(
+            "server memory: {} KiB resident before, {} KiB after {} idle matches: {:.1} KiB per \
+             idle match",
+            memory.before_kib,
+            memory.after_kib,
+            args.idle_matches,
+            memory.per_match_kib(args.idle_matches),
+        );
+    }
+
+    let sequential = ping_sequential(connections[0].clone(), args.pings).await?;
+    sequential.print("ping, one at a time");
+    let per_caller = (args.pings as usize).div_ceil(matches).max(20);
+    let concurrent = ping_concurrent((0..matches).map(connection_of), per_caller).await?;
+    concurrent.print(&format!("ping, {matches} concurrent callers"));
+
+    let load = play_matches(
+        (0..matches).map(connection_of),
+        &args.variant,
+        Duration::from_secs(args.duration),
+        args.seed,
+    )
+    .await;
+    println!(
+        "play: {} accepted actions in {:.2} s = {:.0} actions/s; {} matches finished, {} \
+         submissions refused as stale, {} failed",
+        load.accepted,
+        load.elapsed.as_secs_f64(),
+        load.accepted as f64 / load.elapsed.as_secs_f64(),
+        load.finished,
+        load.stale,
+        load.failures.len(),
+    );
+    for failure in load.failures.iter().take(5) {
+        println!("  failed: {failure}");
+    }
+    let submit = Timings {
+        round_trips: load.submit,
+        elapsed: load.elapsed,
+    };
+    submit.print("SubmitAction");
+    let legal_kib = load.legal_bytes as f64 / load.legal.len().max(1) as f64 / 1024.0;
+    Timings {
+        round_trips: load.legal,
+        elapsed: load.elapsed,
+    }
+    .print("GetLegalActions");
+    println!(
+        "GetLegalActions answers average {legal_kib:.1} KiB (the view and every legal action, \
+         typed and in notation)"
+    );
+    print_ratios("SubmitAction / concurrent ping", &submit, &concurrent);
+    print_ratios("SubmitAction / sequential ping", &submit, &sequential);
+    if let Some(pid) = args.server_pid {
+        println!(
+            "server memory after play: {} KiB resident",
+            resident_kib(pid)?
+        );
+    }
+    Ok(load.failures.is_empty())
+}
+
+async fn connect(url: &str, count: usize) -> Result<Vec<Channel>, String> {
+    let endpoint = Endpoint::from_shared(url.to_owned())
+        .map_err(|e| format!("bad server URL {url:?}: {e}"))?
+        .tcp_nodelay(true)
+        .timeout(CALL_TIMEOUT);
+    let mut connections = Vec::with_capacity(count);
+    for _ in 0..count {
+        let channel = endpoint
+            .connect()
+            .await
+            .map_err(|e| format!("cannot connect to {url}: {e}"))?;
+        connections.push(channel);
+    }
+    Ok(connections)
+}
+
+/// Round trips in nanoseconds, from 1 ns to a minute, to three significant digits.
+fn histogram() -> Histogram<u64> {
+    Histogram::new_with_bounds(1, 60_000_000_000, 3).expect("valid histogram bounds")
+}
+
+fn record(histogram: &mut Histogram<u64>, started: Instant) {
+    let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+    histogram.saturating_record(nanos);
+}
+
+/// The round trips of one kind of call and the wall time they took together.
+struct Timings {
+    round_trips: Histogram<u64>,
+    elapsed: Duration,
+}
+
+impl Timings {
+    fn micros(&self, quantile: f64) -> f64 {
+        self.round_trips.value_at_quantile(quantile) as f64 / 1000.0
+    }
+
+    fn print(&self, name: &str) {
+        println!(
+            "{name:<36} {:>8} calls {:>9.0}/s   p50 {:>8.1} us   p99 {:>8.1} us   p99.9 {:>8.1} us",
+            self.round_trips.len(),
+            self.round_trips.len() as f64 / self.elapsed.as_secs_f64(),
+            self.micros(0.5),
+            self.micros(0.99),
+            self.micros(0.999),
+        );
+    }
+}
+
+fn print_ratios(name: &str, measured: &Timings, floor: &Timings) {
+    let ratio = |q| measured.micros(q) / floor.micros(q);
+    println!(
+        "{name:<36} p50 {:.2}x   p99 {:.2}x   p99.9 {:.2}x",
+        ratio(0.5),
+        ratio(0.99),
+        ratio(0.999),
+    );
+}
+
+async fn ping_sequential(channel: Channel, count: u32) -> Result<Timings, String> {
+    let mut client = ServerServiceClient::new(channel);
+    let mut round_trips = histogram();
+    let started = Instant::now();
+    for _ in 0..count {
+        let call = Instant::now();
+        client
+            .ping(pb::PingRequest {})
+            .await
+            .map_err(|e| format!("Ping failed: {e}"))?;
+        record(&mut round_trips, call);
+    }
+    Ok(Timings {
+        round_trips,
+        elapsed: started.elapsed(),
+    })
+}
+
+/// One caller per connection in `callers`, all at once, each pinging `per_caller` times in turn.
+async fn ping_concurrent(
+    callers: impl Iterator<Item = Channel>,
+    per_caller: usize,
+) -> Result<Timings, String> {
+    let mut tasks = JoinSet::new();
+    let started = Instant::now();
+    for channel in callers {
+        tasks.spawn(async move {
+            let mut client = ServerServiceClient::new(channel);
+            let mut round_trips = histogram();
+            for _ in 0..per_caller {
+                let call = Instant::now();
+                client.ping(pb::PingRequest {}).await?;
+                record(&mut round_trips, call);
+            }
+            Ok::<_, Status>(round_trips)
+        });
+    }
+    let mut round_trips = histogram();
+    while let Some(joined) = tasks.join_next().await {
+        let caller = joined
+            .map_err(|e| format!("ping task: {e}"))?
+            .map_err(|e| format!("Ping failed: {e}"))?;
+        round_trips.add(caller).expect("same histogram bounds");
+    }
+    Ok(Timings {
+        round_trips,
+        elapsed: started.elapsed(),
+    })
+}
+
+struct Memory {
+    before_kib: u64,
+    after_kib: u64,
+}
+
+impl Memory {
+    fn per_match_kib(&self, matches: u32) -> f64 {
+        self.after_kib.saturating_sub(self.before_kib) as f64 / f64::from(matches)
+    }
+}
+
+/// The resident set of process `pid`, from `VmRSS` in /proc/<pid>/status.
+fn resident_kib(pid: u32) -> Result<u64, String> {
+    let path = format!("/proc/{pid}/status");
+    let status = fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok())
+        .ok_or_else(|| format!("no VmRSS line in {path}"))
+}
+
+/// Server memory before and after `count` matches are created and seated, with nobody acting.
+async fn idle_match_memory(
+    channel: &Channel,
+    variant: &str,
+    count: u32,
+    pid: u32,
+) -> Result<Memory, String> {
+    let before_kib = resident_kib(pid)?;
+    let mut creators = JoinSet::new();
+    for creator in 0..IDLE_CREATORS as u32 {
+        let client = MatchServiceClient::new(channel.clone());
+        let variant = variant.to_owned();
+        let share = (creator..count).step_by(IDLE_CREATORS).count();
+        creators.spawn(async move {
+            for _ in 0..share {
+                SeatedMatch::create(&client, &variant).await?;
+            }
+            Ok::<_, Status>(())
+        });
+    }
+    while let Some(joined) = creators.join_next().await {
+        joined
+            .map_err(|e| format!("idle match task: {e}"))?
+            .map_err(|e| format!("creating idle matches failed: {e}"))?;
+    }
+    Ok(Memory {
+        before_kib,
+        after_kib: resident_kib(pid)?,
+    })
+}
+
+/// A match with every seat taken, ready to play.
+struct SeatedMatch {
+    match_id: String,
+    /// Seat names and their tokens, in seat order.
+    seats: Vec<(String, String)>,
+}
+
+impl SeatedMatch {
+    async fn create(client: &MatchServiceClient<Channel>, variant: &str) -> Result<Self, Status> {
+        let created = client
+            .clone()
+            .create_match(pb::CreateMatchRequest {
+                variant_id: variant.to_owned(),
+                ..Default::default()
+            })
+            .await?
+            .into_inner()
+            .r#match
+            .unwrap_or_default();
+        let mut seats = Vec::new();
+        for seat in &created.seats {
+            let joined = client
+                .clone()
+                .join_match(pb::JoinMatchRequest {
+                    match_id: created.match_id.clone(),
+                    seat: seat.seat.clone(),
+                    player_name: format!("load-{}", seat.seat),
+                })
+                .await?
+                .into_inner();
+            seats.push((joined.seat, joined.seat_token));
+        }
+        Ok(Self {
+            match_id: created.match_id,
+            seats,
+        })
+    }
+
+    /// `message` as seat `seat` sends it.
+    fn as_seat<T>(&self, seat: usize, message: T) -> Request<T> {
+        let mut request = Request::new(message);
+        let token = format!("Bearer {}", self.seats[seat].1);
+        request.metadata_mut().insert(
+            "authorization",
+            token.parse().expect("hex tokens are valid headers"),
+        );
+        request
+    }
+}
+
+/// What the matches of the play phase did together.
+struct Load {
+    elapsed: Duration,
+    accepted: u64,
+    stale: u64,
+    finished: u64,
+    submit: Histogram<u64>,
+    legal: Histogram<u64>,
+    /// Encoded size of every GetLegalActions answer together.
+    legal_bytes: u64,
+    failures: Vec<String>,
+}
+
+/// What one match slot did: the matches it played one after another until the deadline.
+struct Slot {
+    accepted: u64,
+    stale: u64,
+    finished: u64,
+    submit: Histogram<u64>,
+    legal: Histogram<u64>,
+    legal_bytes: u64,
+}
+
+async fn play_matches(
+    slots: impl Iterator<Item = Channel>,
+    variant: &str,
+    duration: Duration,
+    seed: u64,
+) -> Load {
+    let started = Instant::now();
+    let deadline = started + duration;
+    let mut tasks = JoinSet::new();
+    for (i, channel) in slots.enumerate() {
+        let variant = variant.to_owned();
+        let rng = fastrand::Rng::with_seed(seed.wrapping_add(i as u64));
+        tasks.spawn(play_slot(channel, variant, rng, deadline));
+    }
+    let mut load = Load {
+        elapsed: Duration::ZERO,
+        accepted: 0,
+        stale: 0,
+        finished: 0,
+        submit: histogram(),
+        legal: histogram(),
+        legal_bytes: 0,
+        failures: Vec::new(),
+    };
+    while let Some(joined) = tasks.join_next().await {
+        let (slot, failure) = match joined {
+            Ok(outcome) => outcome,
+            Err(e) => {
+                load.failures.push(format!("match task: {e}"));
+                continue;
+            }
+        };
+        load.accepted += slot.accepted;
+        load.stale += slot.stale;
+        load.finished += slot.finished;
+        load.submit.add(slot.submit).expect("same histogram bounds");
+        load.legal.add(slot.legal).expect("same histogram bounds");
+        load.legal_bytes += slot.legal_bytes;
+        load.failures.extend(failure);
+    }
+    load.elapsed = started.elapsed();
+    load
+}
+
+/// Plays matches one after another on `channel` until `deadline`, both seats of each by random
+/// choice. Stops early at the first failed call, which it returns beside what it measured.
+async fn play_slot(
+    channel: Channel,
+    variant: String,
+    mut rng: fastrand::Rng,
+    deadline: Instant,
+) -> (Slot, Option<String>) {
+    let client = MatchServiceClient::new(channel);
+    let mut slot = Slot {
+        accepted: 0,
+        stale: 0,
+        finished: 0,
+        submit: histogram(),
+        legal: histogram(),
+        legal_bytes: 0,
+    };
+    while Instant::now() < deadline {
+        let played = match SeatedMatch::create(&client, &variant).await {
+            Ok(seated) => play_one(&client, &seated, &mut rng, deadline, &mut slot).await,
+            Err(status) => Err(format!("creating a match: {}", describe(&status))),
+        };
+        if let Err(failure) = played {
+            return (slot, Some(failure));
+        }
+    }
+    (slot, None)
+}
+
+/// Plays `seated` until it ends or `deadline` passes. A seat acts only when the server lists
+/// legal actions for it; otherwise the turn tells which seat is to act.
+async fn play_one(
+    client: &MatchServiceClient<Channel>,
+    seated: &SeatedMatch,
+    rng: &mut fastrand::Rng,
+    deadline: Instant,
+    slot: &mut Slot,
+) -> Result<(), String> {
+    let mut client = client.clone();
+    let mut seat = 0;
+    while Instant::now() < deadline {
+        let call = Instant::now();
+        let legal = client
+            .get_legal_actions(seated.as_seat(
+                seat,
+                pb::GetLegalActionsRequest {
+                    match_id: seated.match_id.clone(),
+                },
+            ))
+            .await
+            .map_err(|s| format!("GetLegalActions: {}", describe(&s)))?
+            .into_inner();
+        record(&mut slot.legal, call);
+        slot.legal_bytes += legal.encoded_len() as u64;
+        if legal.actions.is_empty() {
+            let to_act = legal.turn.unwrap_or_default().to_act;
+            let Some(next) = seated.seats.iter().position(|(s, _)| to_act.contains(s)) else {
+                // Nobody is to act: the match is over.
+                slot.finished += 1;
+                return Ok(());
+            };
+            seat = next;
+            continue;
+        }
+        let index = legal.actions[rng.usize(..legal.actions.len())].index;
+        let request = seated.as_seat(
+            seat,
+            pb::SubmitActionRequest {
+                match_id: seated.match_id.clone(),
+                expected_version: legal.version,
+                client_action_id: format!("{}@{}", seated.seats[seat].0, legal.version),
+                choice: Some(pb::submit_action_request::Choice::Index(index)),
+            },
+        );
+        let call = Instant::now();
+        let submitted = client.submit_action(request).await;
+        record(&mut slot.submit, call);
+        match submitted {
+            Ok(response) => {
+                slot.accepted += 1;
+                let ended = response
+                    .get_ref()
+                    .events
+                    .iter()
+                    .any(|e| matches!(e.kind, Some(Kind::MatchEnded(_))));
+                if ended {
+                    slot.finished += 1;
+                    return Ok(());
+                }
+            }
+            // Both seats act in a simultaneous phase: the other one may have moved the version.
+            Err(status) if reason(&status).as_deref() == Some("STALE_VERSION") => slot.stale += 1,
+            Err(status) => return Err(format!("SubmitAction: {}", describe(&status))),
+        }
+    }
+    Ok(())
+}
+
+fn reason(status: &Status) -> Option<String> {
+    status
+        .get_error_details()
+        .error_info()
+        .map(|info| info.reason.clone())
+}
+
+fn describe(status: &Status) -> String {
+    match (status.code(), reason(status)) {
+        (Code::Cancelled | Code::DeadlineExceeded, None) => {
+            format!("no answer within {CALL_TIMEOUT:?}: {}", status.message())
+        }
+        (code, Some(reason)) => format!("{code:?} {reason}: {}", status.message()),
+        (code, None) => format!("{code:?}: {}", status.message()),
+    }
+}
