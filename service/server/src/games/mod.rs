@@ -6,6 +6,7 @@
 
 mod chessyball;
 mod convert;
+mod gridiron;
 mod kings_goal;
 mod soccer_chess;
 mod xfutebol;
@@ -292,6 +293,7 @@ impl GameRegistry {
         registry.register::<pitchmate_rules::chessyball::Chessyball>();
         registry.register::<pitchmate_rules::kings_goal::KingsGoal>();
         registry.register::<pitchmate_rules::xfutebol::XFutebol>();
+        registry.register::<pitchmate_rules::gridiron::Gridiron>();
         registry
     }
 
