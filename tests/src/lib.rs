@@ -1,5 +1,6 @@
-//! Helpers for the end-to-end tests: start a real server on an ephemeral loopback port, and put
-//! a proxy that can be cut between it and the clients.
+//! Helpers for the end-to-end tests: start a real server on an ephemeral loopback port, put
+//! a proxy that can be cut between it and the clients, and the small steps every game's tests
+//! share (seating a new match, acting at the current version, reading refusals and events).
 
 mod proxy;
 
@@ -12,7 +13,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use pitchmate_client::pb::match_event::Kind;
 use pitchmate_client::pb::stream_match_events_response::Item;
-use pitchmate_client::{EventStream, NewMatch, RandomChoice, pb, play};
+use pitchmate_client::{
+    Choice, Client, ClientError, EventStream, NewMatch, RandomChoice, SeatHandle, pb, play,
+};
 use pitchmate_server::Settings;
 use pitchmate_server::config::Cli;
 use tokio::net::TcpListener;
@@ -141,15 +144,7 @@ pub async fn play_random_match(server: &TestServer, new: NewMatch) -> FinishedMa
         client.watch(&match_id, 0, None).await.expect("watch"),
     ));
 
-    let mut seats = Vec::new();
-    for seat in &created.seats {
-        seats.push(
-            client
-                .join(&match_id, Some(&seat.seat), &format!("bot-{}", seat.seat))
-                .await
-                .expect("join"),
-        );
-    }
+    let seats = join_seats(&client, &created).await;
     let players = seats.into_iter().enumerate().map(|(i, seat)| {
         let client = client.clone();
         tokio::spawn(
@@ -200,4 +195,153 @@ pub async fn play_random_match(server: &TestServer, new: NewMatch) -> FinishedMa
         result,
         watched,
     }
+}
+
+/// A square given by its name alone (`"e9"`), as typed actions accept it.
+pub fn square(name: &str) -> Option<pb::Square> {
+    Some(pb::Square {
+        file: 0,
+        rank: 0,
+        name: name.to_owned(),
+    })
+}
+
+/// Joins every seat of `created` in seat order, each as player `<seat>-bot`.
+async fn join_seats(client: &Client, created: &pb::Match) -> Vec<SeatHandle> {
+    let mut seats = Vec::with_capacity(created.seats.len());
+    for seat in &created.seats {
+        seats.push(
+            client
+                .join(
+                    &created.match_id,
+                    Some(&seat.seat),
+                    &format!("{}-bot", seat.seat),
+                )
+                .await
+                .unwrap_or_else(|e| panic!("join {}: {e}", seat.seat)),
+        );
+    }
+    seats
+}
+
+/// Joins every seat of `created` in seat order, each as player `<seat>-bot`, and returns the
+/// seats in that order: `let [white, black] = join_every_seat(..).await`. Panics unless the
+/// match has exactly `N` seats.
+pub async fn join_every_seat<const N: usize>(
+    client: &Client,
+    created: &pb::Match,
+) -> [SeatHandle; N] {
+    let seats = join_seats(client, created).await;
+    let count = seats.len();
+    seats
+        .try_into()
+        .unwrap_or_else(|_| panic!("expected {N} seats, the match has {count}"))
+}
+
+/// Creates `new` and takes every seat in seat order: `let [home, away] = seated(..).await`.
+pub async fn seated<const N: usize>(client: &Client, new: NewMatch) -> [SeatHandle; N] {
+    let created = client.create_match(new).await.expect("create match");
+    join_every_seat(client, &created).await
+}
+
+/// Submits `choice` as `seat` at the match's current version, whatever the outcome.
+pub async fn submit_now(
+    client: &Client,
+    seat: &SeatHandle,
+    choice: Choice,
+) -> Result<pb::SubmitActionResponse, ClientError> {
+    let version = client
+        .legal_actions(seat)
+        .await
+        .expect("legal actions")
+        .version;
+    client.submit(seat, version, "", choice).await
+}
+
+/// Submits `choice` as `seat` at the match's current version; it must be accepted.
+pub async fn act(client: &Client, seat: &SeatHandle, choice: Choice) -> pb::SubmitActionResponse {
+    submit_now(client, seat, choice.clone())
+        .await
+        .unwrap_or_else(|e| panic!("{} could not play {choice:?}: {e}", seat.seat))
+}
+
+/// The `ErrorInfo` reason (`ILLEGAL_ACTION`, `INVALID_OPTION`, ...) of a request that must have
+/// been refused. Panics if it was accepted or the refusal carries no reason.
+pub fn refusal_reason<T: std::fmt::Debug>(result: Result<T, ClientError>) -> String {
+    let error = result.expect_err("must be refused");
+    error
+        .reason()
+        .unwrap_or_else(|| panic!("no reason in {error}"))
+}
+
+/// One game's event type (`pb::chessyball_event::Kind`, ...): how to find it in a
+/// [`pb::GameEvent`].
+pub trait GameEventKind: Clone {
+    /// This game's event in `game`, if `game` is one of this game's events.
+    fn of(game: &pb::game_event::Game) -> Option<&Self>;
+}
+
+macro_rules! game_event_kind {
+    ($($kind:ty => $game:ident),* $(,)?) => {$(
+        impl GameEventKind for $kind {
+            fn of(game: &pb::game_event::Game) -> Option<&Self> {
+                match game {
+                    pb::game_event::Game::$game(event) => event.kind.as_ref(),
+                    _ => None,
+                }
+            }
+        }
+    )*};
+}
+
+game_event_kind! {
+    pb::soccer_chess_event::Kind => SoccerChess,
+    pb::chessyball_event::Kind => Chessyball,
+    pb::kings_goal_event::Kind => KingsGoal,
+    pb::xfutebol_event::Kind => Xfutebol,
+    pb::gridiron_event::Kind => Gridiron,
+}
+
+/// `event`'s game event of type `K`, if it is one.
+pub fn game_event<K: GameEventKind>(event: &pb::MatchEvent) -> Option<&K> {
+    match &event.kind {
+        Some(Kind::GameEvent(pb::GameEvent { game: Some(game) })) => K::of(game),
+        _ => None,
+    }
+}
+
+/// The game events of type `K` among `events`, in order:
+/// `game_events::<pb::chessyball_event::Kind>(&response.events)`.
+pub fn game_events<K: GameEventKind>(events: &[pb::MatchEvent]) -> Vec<K> {
+    events.iter().filter_map(game_event::<K>).cloned().collect()
+}
+
+/// The match's events so far, from the first, as `seat` receives them (a spectator when
+/// `None`): the stream is read up to the match's current `last_seq`, so this returns while
+/// the match is still going.
+pub async fn history_so_far(
+    client: &Client,
+    match_id: &str,
+    seat: Option<&SeatHandle>,
+) -> Vec<pb::MatchEvent> {
+    let last_seq = client
+        .get_match(match_id, None)
+        .await
+        .expect("get match")
+        .r#match
+        .expect("match")
+        .last_seq;
+    let mut stream = client.watch(match_id, 0, seat).await.expect("watch");
+    let mut events = Vec::new();
+    while (events.len() as u64) < last_seq {
+        let message = stream
+            .message()
+            .await
+            .expect("stream")
+            .expect("more events");
+        if let Some(Item::Event(event)) = message.item {
+            events.push(event);
+        }
+    }
+    events
 }

@@ -4,30 +4,10 @@
 use pitchmate_client::pb::chessyball_action::Kind as ActionKind;
 use pitchmate_client::pb::chessyball_event::Kind as EventKind;
 use pitchmate_client::pb::match_event::Kind;
-use pitchmate_client::pb::stream_match_events_response::Item;
-use pitchmate_client::{Choice, Client, NewMatch, SeatHandle, pb};
-use pitchmate_e2e::{TestServer, play_random_match};
-
-/// The Chessyball events among `events`, in order.
-fn chessyball_events(events: &[pb::MatchEvent]) -> Vec<EventKind> {
-    events
-        .iter()
-        .filter_map(|e| match &e.kind {
-            Some(Kind::GameEvent(pb::GameEvent {
-                game: Some(pb::game_event::Game::Chessyball(event)),
-            })) => event.kind.clone(),
-            _ => None,
-        })
-        .collect()
-}
-
-fn square(name: &str) -> Option<pb::Square> {
-    Some(pb::Square {
-        file: 0,
-        rank: 0,
-        name: name.to_owned(),
-    })
-}
+use pitchmate_client::{Choice, Client, NewMatch, pb};
+use pitchmate_e2e::{
+    TestServer, act, game_events, history_so_far, play_random_match, seated, square,
+};
 
 fn typed(kind: ActionKind) -> Choice {
     Choice::Action(pb::Action {
@@ -42,58 +22,6 @@ fn typed_move(from: &str, to: &str) -> Choice {
         from: square(from),
         to: square(to),
     }))
-}
-
-/// Creates a match and takes both seats, home first.
-async fn started(client: &Client, new: NewMatch) -> (SeatHandle, SeatHandle) {
-    let created = client.create_match(new).await.expect("create match");
-    let home = client
-        .join(&created.match_id, Some("home"), "home-bot")
-        .await
-        .expect("join home");
-    let away = client
-        .join(&created.match_id, Some("away"), "away-bot")
-        .await
-        .expect("join away");
-    (home, away)
-}
-
-/// Submits `choice` at the seat's current version.
-async fn act(
-    client: &Client,
-    seat: &SeatHandle,
-    choice: Choice,
-) -> Result<pb::SubmitActionResponse, pitchmate_client::ClientError> {
-    let version = client
-        .legal_actions(seat)
-        .await
-        .expect("legal actions")
-        .version;
-    client.submit(seat, version, "", choice).await
-}
-
-/// The match's events up to now, read from the start of its stream.
-async fn history_so_far(client: &Client, match_id: &str) -> Vec<pb::MatchEvent> {
-    let last_seq = client
-        .get_match(match_id, None)
-        .await
-        .expect("get match")
-        .r#match
-        .expect("match")
-        .last_seq;
-    let mut stream = client.watch(match_id, 0, None).await.expect("watch");
-    let mut events = Vec::new();
-    while events.len() < last_seq as usize {
-        let message = stream
-            .message()
-            .await
-            .expect("stream")
-            .expect("more events");
-        if let Some(Item::Event(event)) = message.item {
-            events.push(event);
-        }
-    }
-    events
 }
 
 async fn details(client: &Client, match_id: &str) -> pb::ChessyballDetails {
@@ -113,7 +41,7 @@ async fn details(client: &Client, match_id: &str) -> pb::ChessyballDetails {
 async fn two_random_bots_finish_a_match_and_the_spectator_sees_its_game_events() {
     let server = TestServer::start().await;
     let finished = play_random_match(&server, NewMatch::variant("chessyball").seed(11)).await;
-    let events = chessyball_events(&finished.watched);
+    let events = game_events::<EventKind>(&finished.watched);
 
     // The opening: the coin picks the starting seat, then the ball goes on a centre square.
     let EventKind::StartingSeatChosen(chosen) = &events[0] else {
@@ -184,7 +112,7 @@ const KICK_POSITION: &str = "17m/18/4M13/7o8k1/18/1K16/18/18/18/18/18 h";
 async fn a_custom_position_and_a_typed_move_kick_the_ball_as_the_rules_say() {
     let server = TestServer::start().await;
     let client = server.client().await;
-    let (home, away) = started(
+    let [home, away] = seated(
         &client,
         NewMatch::variant("chessyball")
             .seed(1)
@@ -203,8 +131,8 @@ async fn a_custom_position_and_a_typed_move_kick_the_ball_as_the_rules_say() {
         "{}",
         opening.position
     );
-    let history = history_so_far(&client, &home.match_id).await;
-    let opening_events = chessyball_events(&history);
+    let history = history_so_far(&client, &home.match_id, None).await;
+    let opening_events = game_events::<EventKind>(&history);
     let Some(EventKind::StartingSeatChosen(chosen)) = opening_events.first() else {
         panic!("opening: {opening_events:?}");
     };
@@ -218,8 +146,8 @@ async fn a_custom_position_and_a_typed_move_kick_the_ball_as_the_rules_say() {
     );
 
     // The rules page's example: e9-g9 kicks the ball on h8 along i7 j6 k5 l4 m3 to n2.
-    let response = act(&client, &home, typed_move("e9", "g9")).await.unwrap();
-    let events = chessyball_events(&response.events);
+    let response = act(&client, &home, typed_move("e9", "g9")).await;
+    let events = game_events::<EventKind>(&response.events);
     let EventKind::PieceMoved(moved) = &events[0] else {
         panic!("{events:?}");
     };
@@ -247,7 +175,7 @@ async fn a_custom_position_and_a_typed_move_kick_the_ball_as_the_rules_say() {
     );
 
     // Away moves its member once, then ends its two-action turn early in typed form.
-    act(&client, &away, typed_move("r11", "r10")).await.unwrap();
+    act(&client, &away, typed_move("r11", "r10")).await;
     let state = details(&client, &home.match_id).await;
     assert_eq!((state.turn_number, state.actions_allowed), (2, 2));
     assert_eq!(state.actions_taken, 1);
@@ -257,9 +185,8 @@ async fn a_custom_position_and_a_typed_move_kick_the_ball_as_the_rules_say() {
         &away,
         typed(ActionKind::EndTurn(pb::ChessyballEndTurn {})),
     )
-    .await
-    .unwrap();
-    let events = chessyball_events(&response.events);
+    .await;
+    let events = game_events::<EventKind>(&response.events);
     let Some(EventKind::TurnEnded(ended)) = events.first() else {
         panic!("{events:?}");
     };
@@ -272,7 +199,7 @@ async fn a_custom_position_and_a_typed_move_kick_the_ball_as_the_rules_say() {
 async fn bad_typed_actions_are_refused_and_change_nothing() {
     let server = TestServer::start().await;
     let client = server.client().await;
-    let (home, away) = started(
+    let [home, away] = seated(
         &client,
         NewMatch::variant("chessyball")
             .seed(1)
@@ -345,7 +272,7 @@ const GOAL_POSITION: &str = "18/18/18/16k1/18/1K16/18/16o1/18/14M3/18 h";
 async fn a_conceding_side_places_the_ball_by_a_typed_action() {
     let server = TestServer::start().await;
     let client = server.client().await;
-    let (home, away) = started(
+    let [home, away] = seated(
         &client,
         NewMatch::variant("chessyball")
             .seed(2)
@@ -355,8 +282,8 @@ async fn a_conceding_side_places_the_ball_by_a_typed_action() {
     .await;
 
     // o2-p3 stops next to the ball on q4, which rolls diagonally into away's goal on r5.
-    let response = act(&client, &home, typed_move("o2", "p3")).await.unwrap();
-    let events = chessyball_events(&response.events);
+    let response = act(&client, &home, typed_move("o2", "p3")).await;
+    let events = game_events::<EventKind>(&response.events);
     let Some(EventKind::GoalScored(goal)) = events
         .iter()
         .find(|e| matches!(e, EventKind::GoalScored(_)))
@@ -392,9 +319,8 @@ async fn a_conceding_side_places_the_ball_by_a_typed_action() {
             square: square("p6"),
         })),
     )
-    .await
-    .unwrap();
-    let events = chessyball_events(&response.events);
+    .await;
+    let events = game_events::<EventKind>(&response.events);
     let Some(EventKind::BallPlaced(placed)) = events.first() else {
         panic!("{events:?}");
     };
@@ -416,7 +342,7 @@ async fn a_conceding_side_places_the_ball_by_a_typed_action() {
 async fn a_level_match_ends_in_a_shootout_of_typed_shots() {
     let server = TestServer::start().await;
     let client = server.client().await;
-    let (home, away) = started(
+    let [home, away] = seated(
         &client,
         NewMatch::variant("chessyball")
             .seed(5)
@@ -426,8 +352,8 @@ async fn a_level_match_ends_in_a_shootout_of_typed_shots() {
     )
     .await;
     // The one turn of the match ends level, and away (which did not start) kicks first.
-    let response = act(&client, &home, typed_move("e9", "g9")).await.unwrap();
-    let events = chessyball_events(&response.events);
+    let response = act(&client, &home, typed_move("e9", "g9")).await;
+    let events = game_events::<EventKind>(&response.events);
     let Some(EventKind::ShootoutStarted(shootout)) = events.last() else {
         panic!("{events:?}");
     };
@@ -446,10 +372,9 @@ async fn a_level_match_ends_in_a_shootout_of_typed_shots() {
             kicker,
             typed(ActionKind::Shoot(pb::ChessyballShoot {})),
         )
-        .await
-        .unwrap();
+        .await;
         kicks += 1;
-        let events = chessyball_events(&response.events);
+        let events = game_events::<EventKind>(&response.events);
         let Some(EventKind::PenaltyTaken(penalty)) = events.first() else {
             panic!("{events:?}");
         };

@@ -2,7 +2,7 @@
 
 use pitchmate_client::pb::submit_action_request::Choice;
 use pitchmate_client::{Client, NewMatch, SeatHandle, pb};
-use pitchmate_e2e::TestServer;
+use pitchmate_e2e::{TestServer, seated};
 use tonic::Code;
 use tonic_types::StatusExt;
 
@@ -14,21 +14,10 @@ fn reason(status: &tonic::Status) -> String {
         .unwrap_or_default()
 }
 
-/// A started Soccer Chess match. In game 1 the visitor, `second`, places its pieces first.
-async fn started_match(client: &Client) -> (SeatHandle, SeatHandle) {
-    let created = client
-        .create_match(NewMatch::variant("soccer-chess").seed(3))
-        .await
-        .unwrap();
-    let first = client
-        .join(&created.match_id, Some("first"), "a")
-        .await
-        .unwrap();
-    let second = client
-        .join(&created.match_id, Some("second"), "b")
-        .await
-        .unwrap();
-    (first, second)
+/// The match every test here plays: Soccer Chess, in whose game 1 the visitor, `second`,
+/// places its pieces first.
+fn soccer_chess() -> NewMatch {
+    NewMatch::variant("soccer-chess").seed(3)
 }
 
 /// Version and event count: what must not move when a request is refused.
@@ -78,7 +67,7 @@ async fn expect_refused(
 async fn refused_actions_leave_the_match_unchanged() {
     let server = TestServer::start().await;
     let client = server.client().await;
-    let (first, second) = started_match(&client).await;
+    let [first, second] = seated(&client, soccer_chess()).await;
     let match_id = first.match_id.clone();
     let legal = client.legal_actions(&second).await.unwrap();
     assert!(!legal.actions.is_empty(), "the visitor places first");
@@ -182,7 +171,7 @@ async fn refused_actions_leave_the_match_unchanged() {
     .await;
 
     // A token of another match.
-    let (_, other_second) = started_match(&client).await;
+    let [_, other_second] = seated(&client, soccer_chess()).await;
     let request = other_second
         .authorize(submit(&second, version, Choice::Index(0)))
         .unwrap();
@@ -218,7 +207,7 @@ async fn unknown_match_is_not_found() {
     assert_eq!(status.code(), Code::NotFound);
     assert_eq!(reason(&status), "MATCH_NOT_FOUND");
 
-    let (_, second) = started_match(&client).await;
+    let [_, second] = seated(&client, soccer_chess()).await;
     let lost = SeatHandle {
         match_id: "no-such-match".into(),
         ..second
@@ -234,7 +223,7 @@ async fn unknown_match_is_not_found() {
 async fn a_retried_submit_returns_the_first_result_and_acts_once() {
     let server = TestServer::start().await;
     let client = server.client().await;
-    let (_, second) = started_match(&client).await;
+    let [_, second] = seated(&client, soccer_chess()).await;
     let legal = client.legal_actions(&second).await.unwrap();
     let choice = pitchmate_client::Choice::Index(0);
     let first_try = client
@@ -260,7 +249,7 @@ async fn a_retried_submit_returns_the_first_result_and_acts_once() {
 async fn a_refused_typed_action_says_why_in_the_engines_words() {
     let server = TestServer::start().await;
     let client = server.client().await;
-    let (_, second) = started_match(&client).await;
+    let [_, second] = seated(&client, soccer_chess()).await;
     let version = client.legal_actions(&second).await.unwrap().version;
     let keeper_outside_its_area = pb::Action {
         game: Some(pb::action::Game::SoccerChess(pb::SoccerChessAction {

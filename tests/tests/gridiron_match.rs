@@ -4,18 +4,10 @@
 
 use pitchmate_client::pb::gridiron_event::Kind as Gridiron;
 use pitchmate_client::pb::match_event::Kind;
-use pitchmate_client::pb::stream_match_events_response::Item;
-use pitchmate_client::{Choice, Client, ClientError, NewMatch, SeatHandle, pb};
-use pitchmate_e2e::{TestServer, play_random_match};
-
-fn gridiron_event(event: &pb::MatchEvent) -> Option<&Gridiron> {
-    match &event.kind {
-        Some(Kind::GameEvent(pb::GameEvent {
-            game: Some(pb::game_event::Game::Gridiron(pb::GridironEvent { kind: Some(kind) })),
-        })) => Some(kind),
-        _ => None,
-    }
-}
+use pitchmate_client::{Choice, Client, NewMatch, SeatHandle, pb};
+use pitchmate_e2e::{
+    TestServer, act, game_event, history_so_far, play_random_match, refusal_reason, seated,
+};
 
 /// A whole match at the default options takes thousands of actions; one possession per half,
 /// two turns per down and no overtime keep it to a few seconds in a debug build.
@@ -33,7 +25,11 @@ async fn two_random_bots_finish_a_match_and_the_spectator_sees_gridiron_events()
     let finished = play_random_match(&server, small_match(11)).await;
     assert_eq!(finished.result.scores.len(), 2);
 
-    let kinds: Vec<&Gridiron> = finished.watched.iter().filter_map(gridiron_event).collect();
+    let kinds: Vec<&Gridiron> = finished
+        .watched
+        .iter()
+        .filter_map(game_event::<Gridiron>)
+        .collect();
     let revealed = kinds
         .iter()
         .filter(|k| matches!(k, Gridiron::RosterRevealed(_)))
@@ -83,25 +79,12 @@ async fn two_random_bots_finish_a_match_and_the_spectator_sees_gridiron_events()
     server.stop().await;
 }
 
-fn reason(error: &ClientError) -> String {
-    error.reason().unwrap_or_default()
-}
-
 fn typed(kind: pb::gridiron_action::Kind) -> Choice {
     Choice::Action(pb::Action {
         game: Some(pb::action::Game::Gridiron(pb::GridironAction {
             kind: Some(kind),
         })),
     })
-}
-
-/// Submits `choice` as `seat` at the current version; it must be accepted.
-async fn act(client: &Client, seat: &SeatHandle, choice: Choice) -> pb::SubmitActionResponse {
-    let version = client.legal_actions(seat).await.unwrap().version;
-    client
-        .submit(seat, version, "", choice.clone())
-        .await
-        .unwrap_or_else(|e| panic!("{} could not play {choice:?}: {e}", seat.seat))
 }
 
 /// Every event of the match so far as `seat` (or a spectator) receives it, without the
@@ -111,25 +94,14 @@ async fn history(
     match_id: &str,
     seat: Option<&SeatHandle>,
 ) -> Vec<pb::MatchEvent> {
-    let last_seq = client
-        .get_match(match_id, None)
+    history_so_far(client, match_id, seat)
         .await
-        .unwrap()
-        .r#match
-        .unwrap()
-        .last_seq;
-    let mut stream = client.watch(match_id, 0, seat).await.unwrap();
-    let mut events = Vec::new();
-    while (events.len() as u64) < last_seq {
-        let message = stream.message().await.unwrap().expect("stream open");
-        if let Some(Item::Event(event)) = message.item {
-            events.push(pb::MatchEvent {
-                time: None,
-                ..event
-            });
-        }
-    }
-    events
+        .into_iter()
+        .map(|event| pb::MatchEvent {
+            time: None,
+            ..event
+        })
+        .collect()
 }
 
 /// Everything the away team and a spectator can learn about a match, by every means the API
@@ -176,20 +148,6 @@ async fn observe(client: &Client, away: &SeatHandle, probes: &[Choice]) -> Obser
     }
 }
 
-/// A created match with both seats taken.
-async fn seated(client: &Client, new: NewMatch) -> (SeatHandle, SeatHandle) {
-    let created = client.create_match(new).await.unwrap();
-    let home = client
-        .join(&created.match_id, Some("home"), "home-bot")
-        .await
-        .unwrap();
-    let away = client
-        .join(&created.match_id, Some("away"), "away-bot")
-        .await
-        .unwrap();
-    (home, away)
-}
-
 /// Where one seat's event is private, the other seat's stream carries `HiddenEvent` naming
 /// that seat, with the same `seq`; everything else is the same event. Home has done something
 /// private.
@@ -233,7 +191,7 @@ async fn rosters_stay_hidden_until_both_are_done() {
         pb::GridironPieceKind::Scrambler,
         pb::GridironPieceKind::Safety,
     ] {
-        let (home, away) = seated(&client, NewMatch::variant("gridiron").seed(5)).await;
+        let [home, away] = seated(&client, NewMatch::variant("gridiron").seed(5)).await;
         act(
             &client,
             &home,
@@ -299,7 +257,7 @@ async fn orders_and_the_ball_after_a_play_action_stay_hidden_from_the_defence() 
         let new = NewMatch::variant("gridiron")
             .seed(9)
             .start_position(PLAY_ACTION_START);
-        let (home, away) = seated(&client, new).await;
+        let [home, away] = seated(&client, new).await;
         let match_id = home.match_id.clone();
 
         // The custom start: the first down's formation with every piece where the text put it.
@@ -383,7 +341,7 @@ async fn orders_and_the_ball_after_a_play_action_stay_hidden_from_the_defence() 
         let spectator = history(&client, &match_id, None).await;
         let revealed: Vec<&pb::GridironOrdersRevealed> = spectator
             .iter()
-            .filter_map(|e| match gridiron_event(e) {
+            .filter_map(|e| match game_event::<Gridiron>(e) {
                 Some(Gridiron::OrdersRevealed(orders)) => Some(orders),
                 _ => None,
             })
@@ -392,7 +350,7 @@ async fn orders_and_the_ball_after_a_play_action_stay_hidden_from_the_defence() 
         assert_eq!(revealed[0].seat, "home");
         assert_eq!(revealed[0].orders.len(), 1, "the fake is left out");
         assert!(spectator.iter().any(|e| matches!(
-            gridiron_event(e),
+            game_event::<Gridiron>(e),
             Some(Gridiron::BallHidden(pb::GridironBallHidden {
                 passer_id: 1,
                 partner_id: 6
@@ -401,10 +359,10 @@ async fn orders_and_the_ball_after_a_play_action_stay_hidden_from_the_defence() 
         let home_events = history(&client, &match_id, Some(&home)).await;
         let chosen = home_events
             .iter()
-            .find(|e| matches!(gridiron_event(e), Some(Gridiron::KeeperChosen(_))))
+            .find(|e| matches!(game_event::<Gridiron>(e), Some(Gridiron::KeeperChosen(_))))
             .expect("home is told who keeps the ball");
         assert_eq!(
-            gridiron_event(chosen),
+            game_event::<Gridiron>(chosen),
             Some(&Gridiron::KeeperChosen(pb::GridironKeeperChosen {
                 keeper_id: keeper
             }))
@@ -512,8 +470,8 @@ async fn bad_options_and_positions_are_refused() {
             "INVALID_POSITION",
         ),
     ] {
-        let error = client.create_match(new.clone()).await.unwrap_err();
-        assert_eq!(reason(&error), expected, "{new:?}: {error}");
+        let refused = client.create_match(new.clone()).await;
+        assert_eq!(refusal_reason(refused), expected, "{new:?}");
     }
     server.stop().await;
 }

@@ -1,27 +1,15 @@
 //! King's Goal through the server: whole matches between SDK bots, typed actions, a custom
 //! start position and refused options.
 
-use pitchmate_client::pb::game_event::Game;
 use pitchmate_client::pb::kings_goal_action::Kind as ActionKind;
 use pitchmate_client::pb::kings_goal_event::Kind as EventKind;
 use pitchmate_client::pb::match_event::Kind;
-use pitchmate_client::{Bot, Choice, Client, NewMatch, RandomChoice, SeatHandle, pb, play};
-use pitchmate_e2e::{TestServer, play_random_match};
+use pitchmate_client::{Bot, Choice, NewMatch, RandomChoice, pb, play};
+use pitchmate_e2e::{
+    TestServer, game_events, join_every_seat, play_random_match, refusal_reason, square,
+};
 
 const VARIANT: &str = "kings-goal";
-
-/// The King's Goal events among a match's events, in order.
-fn kings_goal_events(events: &[pb::MatchEvent]) -> Vec<EventKind> {
-    events
-        .iter()
-        .filter_map(|e| match &e.kind {
-            Some(Kind::GameEvent(pb::GameEvent {
-                game: Some(Game::KingsGoal(pb::KingsGoalEvent { kind: Some(kind) })),
-            })) => Some(kind.clone()),
-            _ => None,
-        })
-        .collect()
-}
 
 /// Whether an event is the one event every play move (move, capture, pass or wait) causes.
 fn is_play_move(event: &EventKind) -> bool {
@@ -32,14 +20,6 @@ fn is_play_move(event: &EventKind) -> bool {
             | EventKind::BallPassed(_)
             | EventKind::MoveWaived(_)
     )
-}
-
-fn square(name: &str) -> Option<pb::Square> {
-    Some(pb::Square {
-        file: 0,
-        rank: 0,
-        name: name.to_owned(),
-    })
 }
 
 fn typed(kind: ActionKind) -> Choice {
@@ -66,19 +46,6 @@ impl Bot for TypedRandom {
     }
 }
 
-async fn join_both(client: &Client, match_id: &str) -> (SeatHandle, SeatHandle) {
-    let white = client.join(match_id, Some("white"), "w").await.unwrap();
-    let black = client.join(match_id, Some("black"), "b").await.unwrap();
-    (white, black)
-}
-
-fn refusal_reason(result: Result<impl std::fmt::Debug, pitchmate_client::ClientError>) -> String {
-    let error = result.expect_err("must be refused");
-    error
-        .reason()
-        .unwrap_or_else(|| panic!("no reason in {error}"))
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_random_bots_play_both_halves_and_the_spectator_sees_every_kings_goal_event() {
     let server = TestServer::start().await;
@@ -90,7 +57,7 @@ async fn two_random_bots_play_both_halves_and_the_spectator_sees_every_kings_goa
             .int_option("moves_per_half", moves_per_half),
     )
     .await;
-    let events = kings_goal_events(&finished.watched);
+    let events = game_events::<EventKind>(&finished.watched);
 
     // Every match lasts exactly 2 halves x 2 sides x moves_per_half play moves.
     let play_moves = events.iter().filter(|e| is_play_move(e)).count();
@@ -160,7 +127,7 @@ async fn bots_submitting_only_typed_actions_finish_a_match() {
         )
         .await
         .unwrap();
-    let (white, black) = join_both(&client, &created.match_id).await;
+    let [white, black] = join_every_seat(&client, &created).await;
     let players = [(white, 1), (black, 2)].map(|(seat, seed)| {
         let client = client.clone();
         tokio::spawn(async move {
@@ -183,7 +150,7 @@ async fn bots_submitting_only_typed_actions_finish_a_match() {
         .collect();
     // Two restarts at least (kick-off, half time), each of four setup actions at least.
     assert!(taken.len() >= 16 + 8, "saw {} actions", taken.len());
-    let play_moves = kings_goal_events(&history)
+    let play_moves = game_events::<EventKind>(&history)
         .iter()
         .filter(|e| is_play_move(e))
         .count();
@@ -218,7 +185,7 @@ async fn a_custom_start_is_played_with_typed_actions() {
         .await
         .unwrap();
     assert_eq!(created.start_position, HEMMED_IN);
-    let (white, black) = join_both(&client, &created.match_id).await;
+    let [white, black] = join_every_seat(&client, &created).await;
 
     let legal = client.legal_actions(&white).await.unwrap();
     let notations: Vec<&str> = legal.actions.iter().map(|a| a.notation.as_str()).collect();
@@ -264,7 +231,7 @@ async fn a_custom_start_is_played_with_typed_actions() {
         .await
         .unwrap();
     assert_eq!(waited.version, legal.version + 1);
-    let after_wait = kings_goal_events(&waited.events);
+    let after_wait = game_events::<EventKind>(&waited.events);
     assert_eq!(
         after_wait,
         [EventKind::MoveWaived(pb::KingsGoalMoveWaived {
@@ -286,7 +253,7 @@ async fn a_custom_start_is_played_with_typed_actions() {
         )
         .await
         .unwrap();
-    let after_capture = kings_goal_events(&captured.events);
+    let after_capture = game_events::<EventKind>(&captured.events);
     let [
         EventKind::CarrierCaptured(capture),
         EventKind::GoalScored(goal),
@@ -343,7 +310,7 @@ async fn a_custom_start_is_played_with_typed_actions() {
         .await
         .unwrap();
     assert_eq!(
-        kings_goal_events(&chosen.events),
+        game_events::<EventKind>(&chosen.events),
         [EventKind::PiecesChosen(pb::KingsGoalPiecesChosen {
             seat: "black".into(),
             kinds: vec![pb::KingsGoalPieceKind::Queen as i32],

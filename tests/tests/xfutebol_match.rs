@@ -4,16 +4,8 @@
 use pitchmate_client::pb::match_event::Kind;
 use pitchmate_client::pb::xfutebol_action::Kind as ActionKind;
 use pitchmate_client::pb::xfutebol_event::Kind as EventKind;
-use pitchmate_client::{Choice, Client, NewMatch, SeatHandle, pb};
-use pitchmate_e2e::{TestServer, play_random_match};
-
-fn square(name: &str) -> Option<pb::Square> {
-    Some(pb::Square {
-        file: 0,
-        rank: 0,
-        name: name.to_owned(),
-    })
-}
+use pitchmate_client::{Choice, NewMatch, pb};
+use pitchmate_e2e::{TestServer, game_events, play_random_match, seated, square, submit_now};
 
 fn typed(kind: ActionKind) -> Choice {
     Choice::Action(pb::Action {
@@ -23,51 +15,11 @@ fn typed(kind: ActionKind) -> Choice {
     })
 }
 
-/// The XFutebol game events among `events`, in order.
-fn game_events(events: &[pb::MatchEvent]) -> Vec<EventKind> {
-    events
-        .iter()
-        .filter_map(|event| match &event.kind {
-            Some(Kind::GameEvent(pb::GameEvent {
-                game:
-                    Some(pb::game_event::Game::Xfutebol(pb::XfutebolEvent {
-                        kind: Some(kind), ..
-                    })),
-            })) => Some(kind.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
 fn details(view: Option<&pb::MatchView>) -> pb::XfutebolDetails {
     match view.and_then(|v| v.details.as_ref()) {
         Some(pb::match_view::Details::Xfutebol(details)) => details.clone(),
         other => panic!("no XFutebol details: {other:?}"),
     }
-}
-
-/// Creates `new` and takes both seats.
-async fn started(client: &Client, new: NewMatch) -> (SeatHandle, SeatHandle) {
-    let created = client.create_match(new).await.expect("create match");
-    let home = client
-        .join(&created.match_id, Some("home"), "home-bot")
-        .await
-        .expect("join home");
-    let away = client
-        .join(&created.match_id, Some("away"), "away-bot")
-        .await
-        .expect("join away");
-    (home, away)
-}
-
-/// Submits `choice` for `seat` at the current version.
-async fn submit(
-    client: &Client,
-    seat: &SeatHandle,
-    choice: Choice,
-) -> Result<pb::SubmitActionResponse, pitchmate_client::ClientError> {
-    let version = client.legal_actions(seat).await.expect("legal").version;
-    client.submit(seat, version, "", choice).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -82,7 +34,7 @@ async fn two_random_bots_finish_a_match_and_the_spectator_sees_its_game_events()
     )
     .await;
 
-    let events = game_events(&finished.watched);
+    let events = game_events::<EventKind>(&finished.watched);
     let confirmed = events
         .iter()
         .filter(|e| matches!(e, EventKind::LineupConfirmed(_)))
@@ -119,7 +71,7 @@ async fn two_random_bots_finish_a_match_and_the_spectator_sees_its_game_events()
 async fn the_lineup_is_played_with_typed_actions() {
     let server = TestServer::start().await;
     let client = server.client().await;
-    let (home, away) = started(&client, NewMatch::variant("xfutebol").seed(4)).await;
+    let [home, away] = seated(&client, NewMatch::variant("xfutebol").seed(4)).await;
 
     let legal = client.legal_actions(&home).await.unwrap();
     assert!(legal.actions.iter().all(|a| matches!(
@@ -133,7 +85,7 @@ async fn the_lineup_is_played_with_typed_actions() {
             .any(|a| a.notation == "formation 5-3-2")
     );
 
-    let chosen = submit(
+    let chosen = submit_now(
         &client,
         &home,
         typed(ActionKind::ChooseFormation(pb::XfutebolChooseFormation {
@@ -143,17 +95,19 @@ async fn the_lineup_is_played_with_typed_actions() {
     .await
     .expect("a typed formation");
     assert!(
-        game_events(&chosen.events).iter().any(|e| matches!(
-            e,
-            EventKind::FormationChosen(f)
-                if f.seat == "home" && f.formation() == pb::XfutebolFormation::FiveThreeTwo
-        )),
+        game_events::<EventKind>(&chosen.events)
+            .iter()
+            .any(|e| matches!(
+                e,
+                EventKind::FormationChosen(f)
+                    if f.seat == "home" && f.formation() == pb::XfutebolFormation::FiveThreeTwo
+            )),
         "{:?}",
         chosen.events
     );
 
     // Confirming before naming the six specials is readable but not legal.
-    let early = submit(
+    let early = submit_now(
         &client,
         &home,
         typed(ActionKind::ConfirmLineup(pb::XfutebolConfirmLineup {})),
@@ -163,7 +117,7 @@ async fn the_lineup_is_played_with_typed_actions() {
     assert_eq!(early.reason().as_deref(), Some("ILLEGAL_ACTION"), "{early}");
 
     // A typed action with a field missing says which.
-    let incomplete = submit(
+    let incomplete = submit_now(
         &client,
         &home,
         typed(ActionKind::AssignSpecial(pb::XfutebolAssignSpecial {
@@ -181,7 +135,7 @@ async fn the_lineup_is_played_with_typed_actions() {
     assert!(incomplete.to_string().contains("assign_special.at"));
 
     // 5-3-2 puts number 6 on e2 (a defender): name it a Goaler.
-    let assigned = submit(
+    let assigned = submit_now(
         &client,
         &home,
         typed(ActionKind::AssignSpecial(pb::XfutebolAssignSpecial {
@@ -191,11 +145,15 @@ async fn the_lineup_is_played_with_typed_actions() {
     )
     .await
     .expect("a typed special");
-    assert!(game_events(&assigned.events).iter().any(|e| matches!(
-        e,
-        EventKind::SpecialAssigned(s)
-            if s.piece_id == 6 && s.special() == pb::XfutebolSpecial::Goaler
-    )));
+    assert!(
+        game_events::<EventKind>(&assigned.events)
+            .iter()
+            .any(|e| matches!(
+                e,
+                EventKind::SpecialAssigned(s)
+                    if s.piece_id == 6 && s.special() == pb::XfutebolSpecial::Goaler
+            ))
+    );
 
     let view = client.get_match(&home.match_id, None).await.unwrap().view;
     let shown = details(view.as_ref());
@@ -206,7 +164,7 @@ async fn the_lineup_is_played_with_typed_actions() {
     assert_eq!(number_six.slot(), pb::XfutebolRole::Defender);
 
     // The away seat is not to act yet, whatever form the action takes.
-    let waiting = submit(
+    let waiting = submit_now(
         &client,
         &away,
         typed(ActionKind::DefaultLineup(pb::XfutebolDefaultLineup {})),
@@ -227,7 +185,7 @@ const SHOT_POSITION: &str = "h:Kd1,Dc2,Df2,LDd3,Dg3,LMe4,RMb5,RMh5,GAd7,GAf7,Ae1
 async fn a_custom_start_position_plays_a_typed_shot_into_the_goal() {
     let server = TestServer::start().await;
     let client = server.client().await;
-    let (home, away) = started(
+    let [home, away] = seated(
         &client,
         NewMatch::variant("xfutebol")
             .seed(9)
@@ -244,7 +202,7 @@ async fn a_custom_start_position_plays_a_typed_shot_into_the_goal() {
 
     // Attacker from the penalty area: Goal 90 + Skill 80 + 15 = 185 against the keeper's
     // Defense 90 + Skill 70 = 160, more than the 20 margin: a goal.
-    let shot = submit(
+    let shot = submit_now(
         &client,
         &home,
         typed(ActionKind::Shoot(pb::XfutebolShoot {
@@ -254,7 +212,7 @@ async fn a_custom_start_position_plays_a_typed_shot_into_the_goal() {
     )
     .await
     .expect("a typed shot");
-    let events = game_events(&shot.events);
+    let events = game_events::<EventKind>(&shot.events);
     assert!(
         events.iter().any(|e| matches!(
             e,
