@@ -497,6 +497,7 @@ impl Game for KingsGoal {
             setup_phase: true,
             chance: false,
             hidden_information: false,
+            draws_possible: true,
             options: vec![OptionSpec::int(
                 OPTION_MOVES_PER_HALF,
                 "moves each side plays per half; the count runs on across goals and restarts",
