@@ -71,9 +71,7 @@ pub enum ServiceError {
     DrawAlreadyOffered(String),
     #[error("the opponent has no standing draw offer; OfferDraw makes one of your own")]
     NoDrawOffer,
-    #[error(
-        "the match can only be aborted before anyone has played an action; resign instead"
-    )]
+    #[error("the match can only be aborted before anyone has played an action; resign instead")]
     AbortTooLate,
     #[error("{0}")]
     OpponentConnected(String),

@@ -678,4 +678,15 @@ impl Game for KingsGoal {
     fn position(&self) -> String {
         self.to_position()
     }
+
+    /// The whole default choice or placement when available, so a seat out of time finishes
+    /// its choosing or placing in one action; otherwise the first listed.
+    fn default_action(&self, seat: Seat) -> Option<Action> {
+        let legal = self.legal_actions(seat);
+        legal
+            .iter()
+            .find(|a| matches!(a, Action::DefaultChoice | Action::DefaultPlacement))
+            .or(legal.first())
+            .cloned()
+    }
 }

@@ -10,8 +10,8 @@ use tonic::{Request, Response, Status};
 use super::{bearer_token, match_id, paging};
 use crate::error::ServiceError;
 use crate::games::ActionChoice;
-use crate::hosting::stream::{StreamItem, WatchLimits, spawn_watcher};
 use crate::hosting::clock::Hosting;
+use crate::hosting::stream::{StreamItem, WatchLimits, spawn_watcher};
 use crate::hosting::{MatchFilter, MatchRegistry, NewMatch, SeatCall, Submission};
 
 /// The longest player name accepted, in characters.
@@ -206,7 +206,11 @@ impl pb::match_service_server::MatchService for MatchApi {
         request: Request<pb::ResignRequest>,
     ) -> Result<Response<pb::ResignResponse>, Status> {
         let summary = self
-            .seat_call(request.metadata(), &request.get_ref().match_id, SeatCall::Resign)
+            .seat_call(
+                request.metadata(),
+                &request.get_ref().match_id,
+                SeatCall::Resign,
+            )
             .await?;
         Ok(Response::new(pb::ResignResponse {
             r#match: Some(summary),
@@ -219,7 +223,11 @@ impl pb::match_service_server::MatchService for MatchApi {
         request: Request<pb::OfferDrawRequest>,
     ) -> Result<Response<pb::OfferDrawResponse>, Status> {
         let summary = self
-            .seat_call(request.metadata(), &request.get_ref().match_id, SeatCall::OfferDraw)
+            .seat_call(
+                request.metadata(),
+                &request.get_ref().match_id,
+                SeatCall::OfferDraw,
+            )
             .await?;
         Ok(Response::new(pb::OfferDrawResponse {
             r#match: Some(summary),
@@ -232,7 +240,11 @@ impl pb::match_service_server::MatchService for MatchApi {
         request: Request<pb::AcceptDrawRequest>,
     ) -> Result<Response<pb::AcceptDrawResponse>, Status> {
         let summary = self
-            .seat_call(request.metadata(), &request.get_ref().match_id, SeatCall::AcceptDraw)
+            .seat_call(
+                request.metadata(),
+                &request.get_ref().match_id,
+                SeatCall::AcceptDraw,
+            )
             .await?;
         Ok(Response::new(pb::AcceptDrawResponse {
             r#match: Some(summary),
@@ -245,7 +257,11 @@ impl pb::match_service_server::MatchService for MatchApi {
         request: Request<pb::AbortMatchRequest>,
     ) -> Result<Response<pb::AbortMatchResponse>, Status> {
         let summary = self
-            .seat_call(request.metadata(), &request.get_ref().match_id, SeatCall::Abort)
+            .seat_call(
+                request.metadata(),
+                &request.get_ref().match_id,
+                SeatCall::Abort,
+            )
             .await?;
         Ok(Response::new(pb::AbortMatchResponse {
             r#match: Some(summary),
@@ -258,7 +274,11 @@ impl pb::match_service_server::MatchService for MatchApi {
         request: Request<pb::ClaimVictoryRequest>,
     ) -> Result<Response<pb::ClaimVictoryResponse>, Status> {
         let summary = self
-            .seat_call(request.metadata(), &request.get_ref().match_id, SeatCall::ClaimVictory)
+            .seat_call(
+                request.metadata(),
+                &request.get_ref().match_id,
+                SeatCall::ClaimVictory,
+            )
             .await?;
         Ok(Response::new(pb::ClaimVictoryResponse {
             r#match: Some(summary),

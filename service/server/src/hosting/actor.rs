@@ -548,9 +548,7 @@ impl MatchActor {
                 Input::Resigned { seat } => self.replay_call(seat, SeatCall::Resign)?,
                 Input::OfferedDraw { seat } => self.replay_call(seat, SeatCall::OfferDraw)?,
                 Input::AcceptedDraw { seat } => self.replay_call(seat, SeatCall::AcceptDraw)?,
-                Input::ClaimedVictory { seat } => {
-                    self.replay_call(seat, SeatCall::ClaimVictory)?
-                }
+                Input::ClaimedVictory { seat } => self.replay_call(seat, SeatCall::ClaimVictory)?,
             }
         }
         Ok(())
@@ -658,7 +656,11 @@ impl MatchActor {
                 scores: self.game.scores(),
                 reason: format!("`{name}` ran out of time"),
             };
-            self.end(outcome, pb::ResultReason::Timeout, pb::MatchStatus::Finished);
+            self.end(
+                outcome,
+                pb::ResultReason::Timeout,
+                pb::MatchStatus::Finished,
+            );
         }
     }
 
@@ -902,6 +904,12 @@ impl MatchActor {
         seat: Option<String>,
         player_name: String,
     ) -> Result<pb::JoinMatchResponse, ServiceError> {
+        if self.status == pb::MatchStatus::Aborted {
+            return Err(ServiceError::MatchNotActive {
+                status: "aborted",
+                hint: "its seats can no longer be taken; create a new match",
+            });
+        }
         let index = match seat {
             Some(name) => {
                 let index = self
@@ -1067,7 +1075,11 @@ impl MatchActor {
     }
 
     /// Checks a seat's call against the match, then applies it; a refusal changes nothing.
-    fn seat_call(&mut self, token: Option<&str>, call: SeatCall) -> Result<pb::Match, ServiceError> {
+    fn seat_call(
+        &mut self,
+        token: Option<&str>,
+        call: SeatCall,
+    ) -> Result<pb::Match, ServiceError> {
         let seat = self.authenticate(token)?;
         if call == SeatCall::Abort {
             self.require_abortable()?;

@@ -58,7 +58,9 @@ pub enum TimeoutPolicy {
     Forfeit,
     /// The server plays default actions; the `forfeit_after`th consecutive timeout forfeits
     /// (0: never).
-    PlayDefault { forfeit_after: u32 },
+    PlayDefault {
+        forfeit_after: u32,
+    },
 }
 
 /// Hosting options: how the server times and ends a match, beside the game's own options.
@@ -301,7 +303,8 @@ impl Clocks {
                 self.reserve[index] = self.reserve[index].saturating_sub(used) + increment;
             }
             TimeControl::PerMoveWithBank { per_move, .. } => {
-                self.reserve[index] = self.reserve[index].saturating_sub(used.saturating_sub(per_move));
+                self.reserve[index] =
+                    self.reserve[index].saturating_sub(used.saturating_sub(per_move));
             }
         }
     }

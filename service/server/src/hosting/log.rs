@@ -151,7 +151,13 @@ mod tests {
     fn numbering_starts_at_one_without_gaps() {
         let mut log = EventLog::default();
         for _ in 0..5 {
-            log.append(SystemTime::now(), 0, Visibility::Public, &SEATS, joined("first"));
+            log.append(
+                SystemTime::now(),
+                0,
+                Visibility::Public,
+                &SEATS,
+                joined("first"),
+            );
         }
         let seqs: Vec<u64> = log.after(0).iter().map(|e| e.seq).collect();
         assert_eq!(seqs, [1, 2, 3, 4, 5]);
@@ -166,8 +172,20 @@ mod tests {
     #[test]
     fn private_events_are_hidden_from_everyone_but_their_seat() {
         let mut log = EventLog::default();
-        log.append(SystemTime::now(), 0, Visibility::Public, &SEATS, joined("first"));
-        let private = log.append(SystemTime::now(), 1, Visibility::Seat(Seat(1)), &SEATS, joined("second"));
+        log.append(
+            SystemTime::now(),
+            0,
+            Visibility::Public,
+            &SEATS,
+            joined("first"),
+        );
+        let private = log.append(
+            SystemTime::now(),
+            1,
+            Visibility::Seat(Seat(1)),
+            &SEATS,
+            joined("second"),
+        );
 
         let own = private.view_for(Viewer::Seat(Seat(1)));
         assert_eq!(own.kind, Some(joined("second")));

@@ -5,6 +5,8 @@
 pub mod actor;
 pub mod clock;
 pub mod durable;
+#[cfg(test)]
+mod ending_tests;
 pub mod log;
 pub mod stream;
 pub mod token;
