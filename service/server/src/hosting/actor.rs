@@ -1154,22 +1154,40 @@ impl MatchActor {
     fn apply_call(&mut self, seat: Seat, call: SeatCall) {
         let name = self.seats[seat.index()].name.to_owned();
         let opponent = seat.opponent();
-        let (input, kind) = match call {
+        let finished = pb::MatchStatus::Finished;
+        let (input, kind, winner, reason, detail, status) = match call {
+            SeatCall::OfferDraw => {
+                self.inputs.push(Input::OfferedDraw { seat });
+                self.draw_offer = Some(seat);
+                self.record(
+                    Visibility::Public,
+                    pb::match_event::Kind::DrawOffered(pb::DrawOffered { seat: name }),
+                );
+                return;
+            }
             SeatCall::Resign => (
                 Input::Resigned { seat },
                 pb::match_event::Kind::Resigned(pb::Resigned { seat: name.clone() }),
-            ),
-            SeatCall::OfferDraw => (
-                Input::OfferedDraw { seat },
-                pb::match_event::Kind::DrawOffered(pb::DrawOffered { seat: name.clone() }),
+                Some(opponent),
+                pb::ResultReason::Resignation,
+                format!("`{name}` resigned"),
+                finished,
             ),
             SeatCall::AcceptDraw => (
                 Input::AcceptedDraw { seat },
                 pb::match_event::Kind::DrawAccepted(pb::DrawAccepted { seat: name.clone() }),
+                None,
+                pb::ResultReason::DrawAgreed,
+                "draw agreed".to_owned(),
+                finished,
             ),
             SeatCall::Abort => (
                 Input::Aborted { seat },
                 pb::match_event::Kind::MatchAborted(pb::MatchAborted { seat: name.clone() }),
+                None,
+                pb::ResultReason::Aborted,
+                format!("`{name}` aborted the match before anyone played"),
+                pb::MatchStatus::Aborted,
             ),
             SeatCall::ClaimVictory => (
                 Input::ClaimedVictory { seat },
@@ -1177,47 +1195,18 @@ impl MatchActor {
                     seat: name.clone(),
                     opponent: self.seats[opponent.index()].name.to_owned(),
                 }),
-            ),
-        };
-        self.inputs.push(input);
-        if call == SeatCall::OfferDraw {
-            self.draw_offer = Some(seat);
-            self.record(Visibility::Public, kind);
-            return;
-        }
-        self.version += 1;
-        self.record(Visibility::Public, kind);
-        let scores = self.game.scores();
-        let (winner, reason, detail, status) = match call {
-            SeatCall::Resign => (
-                Some(opponent),
-                pb::ResultReason::Resignation,
-                format!("`{name}` resigned"),
-                pb::MatchStatus::Finished,
-            ),
-            SeatCall::AcceptDraw => (
-                None,
-                pb::ResultReason::DrawAgreed,
-                "draw agreed".to_owned(),
-                pb::MatchStatus::Finished,
-            ),
-            SeatCall::Abort => (
-                None,
-                pb::ResultReason::Aborted,
-                format!("`{name}` aborted the match before anyone played"),
-                pb::MatchStatus::Aborted,
-            ),
-            SeatCall::ClaimVictory => (
                 Some(seat),
                 pb::ResultReason::Abandoned,
                 format!("`{name}` claimed victory: the opponent stayed disconnected"),
-                pb::MatchStatus::Finished,
+                finished,
             ),
-            SeatCall::OfferDraw => unreachable!("a draw offer returned above"),
         };
+        self.inputs.push(input);
+        self.version += 1;
+        self.record(Visibility::Public, kind);
         let outcome = Outcome {
             winner,
-            scores,
+            scores: self.game.scores(),
             reason: detail,
         };
         self.end(outcome, reason, status);
