@@ -583,3 +583,35 @@ async fn a_resignation_is_an_event() {
     ));
     dir.remove();
 }
+
+#[tokio::test(start_paused = true)]
+async fn both_clocks_run_in_a_simultaneous_phase() {
+    let (store, dir) = scratch_store().await;
+    let per_move = TimeControl::PerMove {
+        per_move: 10 * SECOND,
+        first_move: 10 * SECOND,
+    };
+    let policy = TimeoutPolicy::PlayDefault { forfeit_after: 0 };
+    let (handle, _) = seated(&store, "gridiron", timed(per_move, policy)).await;
+    let turn = handle.summary().turn.unwrap();
+    assert_eq!(
+        turn.to_act.len(),
+        2,
+        "gridiron opens with both seats drafting"
+    );
+    pass(&handle, 11 * SECOND).await;
+    let mut late: Vec<String> = timeouts(&events(&handle).await)
+        .into_iter()
+        .map(|t| t.seat)
+        .collect();
+    late.sort();
+    let mut seats = turn.to_act.clone();
+    seats.sort();
+    assert_eq!(late, seats, "each seat's own clock ran out");
+    assert_eq!(handle.summary().status(), pb::MatchStatus::Active);
+    // Replaying the server's actions for both seats rebuilds the same match.
+    drop(handle);
+    let rebuilt = restored(&store, "gridiron").await;
+    assert_eq!(rebuilt.summary().status(), pb::MatchStatus::Active);
+    dir.remove();
+}
