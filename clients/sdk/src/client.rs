@@ -26,6 +26,13 @@ pub struct NewMatch {
     pub options: HashMap<String, pb::OptionValue>,
     pub seed: Option<u64>,
     pub start_position: String,
+    /// `None`: no clock.
+    pub time_control: Option<pb::TimeControl>,
+    /// `None`: a timeout forfeits.
+    pub timeout_policy: Option<pb::TimeoutPolicy>,
+    /// How long an opponent must be disconnected before victory may be claimed; `None`: the
+    /// server's default (60 seconds).
+    pub abandon_after: Option<prost_types::Duration>,
 }
 
 impl NewMatch {
@@ -145,6 +152,9 @@ impl Client {
             options: new.options,
             seed: new.seed,
             start_position: new.start_position,
+            time_control: new.time_control,
+            timeout_policy: new.timeout_policy,
+            abandon_after: new.abandon_after,
         };
         let created = self.matches().create_match(request).await?.into_inner();
         Ok(created.r#match.unwrap_or_default())
@@ -230,6 +240,62 @@ impl Client {
         Ok(self
             .matches()
             .resign(request)
+            .await?
+            .into_inner()
+            .r#match
+            .unwrap_or_default())
+    }
+
+    /// Offers the opponent a draw; it stands until the opponent accepts it or plays.
+    pub async fn offer_draw(&self, seat: &SeatHandle) -> Result<pb::Match, ClientError> {
+        let request = seat.authorize(pb::OfferDrawRequest {
+            match_id: seat.match_id.clone(),
+        })?;
+        Ok(self
+            .matches()
+            .offer_draw(request)
+            .await?
+            .into_inner()
+            .r#match
+            .unwrap_or_default())
+    }
+
+    /// Accepts the opponent's standing draw offer.
+    pub async fn accept_draw(&self, seat: &SeatHandle) -> Result<pb::Match, ClientError> {
+        let request = seat.authorize(pb::AcceptDrawRequest {
+            match_id: seat.match_id.clone(),
+        })?;
+        Ok(self
+            .matches()
+            .accept_draw(request)
+            .await?
+            .into_inner()
+            .r#match
+            .unwrap_or_default())
+    }
+
+    /// Ends the match without a result; only before anyone has played an action.
+    pub async fn abort(&self, seat: &SeatHandle) -> Result<pb::Match, ClientError> {
+        let request = seat.authorize(pb::AbortMatchRequest {
+            match_id: seat.match_id.clone(),
+        })?;
+        Ok(self
+            .matches()
+            .abort_match(request)
+            .await?
+            .into_inner()
+            .r#match
+            .unwrap_or_default())
+    }
+
+    /// Wins because the opponent has been disconnected for the match's `abandon_after`.
+    pub async fn claim_victory(&self, seat: &SeatHandle) -> Result<pb::Match, ClientError> {
+        let request = seat.authorize(pb::ClaimVictoryRequest {
+            match_id: seat.match_id.clone(),
+        })?;
+        Ok(self
+            .matches()
+            .claim_victory(request)
             .await?
             .into_inner()
             .r#match

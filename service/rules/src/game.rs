@@ -106,6 +106,9 @@ pub struct VariantInfo {
     pub setup_phase: bool,
     pub chance: bool,
     pub hidden_information: bool,
+    /// Whether a match can end without a winner, so a draw offer makes sense. XFutebol always
+    /// names a winner (a shoot-out and at last a coin toss break ties); the others can end level.
+    pub draws_possible: bool,
     pub options: Vec<OptionSpec>,
     /// Bumped whenever a rule change would make old logs replay differently.
     pub rules_version: &'static str,

@@ -63,6 +63,18 @@ pub enum ServiceError {
     /// Reading the store failed.
     #[error("the match store cannot be read right now ({0}); retry shortly")]
     StoreUnavailable(String),
+    #[error(
+        "`{0}` always ends with a winner, so draws cannot be offered; resign or play on instead"
+    )]
+    DrawNotPossible(String),
+    #[error("{0}")]
+    DrawAlreadyOffered(String),
+    #[error("the opponent has no standing draw offer; OfferDraw makes one of your own")]
+    NoDrawOffer,
+    #[error("the match can only be aborted before anyone has played an action; resign instead")]
+    AbortTooLate,
+    #[error("{0}")]
+    OpponentConnected(String),
 }
 
 impl ServiceError {
@@ -87,6 +99,11 @@ impl ServiceError {
             Self::Unavailable(_) => "MATCH_UNAVAILABLE",
             Self::MatchNotRebuildable { .. } => "MATCH_NOT_REBUILDABLE",
             Self::StoreUnavailable(_) => "STORE_UNAVAILABLE",
+            Self::DrawNotPossible(_) => "DRAW_NOT_POSSIBLE",
+            Self::DrawAlreadyOffered(_) => "DRAW_ALREADY_OFFERED",
+            Self::NoDrawOffer => "NO_DRAW_OFFER",
+            Self::AbortTooLate => "ABORT_TOO_LATE",
+            Self::OpponentConnected(_) => "OPPONENT_CONNECTED",
         }
     }
 
@@ -98,7 +115,12 @@ impl ServiceError {
             | Self::StaleVersion { .. }
             | Self::SeatTaken(_)
             | Self::NoFreeSeat
-            | Self::MatchNotActive { .. } => Code::FailedPrecondition,
+            | Self::MatchNotActive { .. }
+            | Self::DrawNotPossible(_)
+            | Self::DrawAlreadyOffered(_)
+            | Self::NoDrawOffer
+            | Self::AbortTooLate
+            | Self::OpponentConnected(_) => Code::FailedPrecondition,
             Self::MalformedNotation(_)
             | Self::UnknownSeat { .. }
             | Self::InvalidOption(_)
@@ -122,7 +144,7 @@ impl ServiceError {
             | Self::MatchNotRebuildable { match_id: id, .. } => {
                 HashMap::from([("match_id".to_owned(), id.clone())])
             }
-            Self::UnknownVariant { id, .. } => {
+            Self::UnknownVariant { id, .. } | Self::DrawNotPossible(id) => {
                 HashMap::from([("variant_id".to_owned(), id.clone())])
             }
             Self::SeatTaken(seat) | Self::UnknownSeat { seat, .. } => {

@@ -228,6 +228,7 @@ async fn match_and_seat_errors_leave_the_match_unchanged() {
         options,
         seed: None,
         start_position: position.to_owned(),
+        ..Default::default()
     };
     let unknown = expect(
         client

@@ -273,6 +273,7 @@ impl Game for Chessyball {
             setup_phase: false,
             chance: true,
             hidden_information: false,
+            draws_possible: true,
             options: option_specs(),
             rules_version: "2",
             position_notation: "ranks from the top separated by '/', M/K home member/keeper, \

@@ -457,6 +457,7 @@ impl Game for Gridiron {
             setup_phase: true,
             chance: true,
             hidden_information: true,
+            draws_possible: true,
             options: vec![
                 OptionSpec::int(
                     OPT_POSSESSIONS,

@@ -497,6 +497,7 @@ impl Game for KingsGoal {
             setup_phase: true,
             chance: false,
             hidden_information: false,
+            draws_possible: true,
             options: vec![OptionSpec::int(
                 OPTION_MOVES_PER_HALF,
                 "moves each side plays per half; the count runs on across goals and restarts",
@@ -676,5 +677,16 @@ impl Game for KingsGoal {
 
     fn position(&self) -> String {
         self.to_position()
+    }
+
+    /// The whole default choice or placement when available, so a seat out of time finishes
+    /// its choosing or placing in one action; otherwise the first listed.
+    fn default_action(&self, seat: Seat) -> Option<Action> {
+        let legal = self.legal_actions(seat);
+        legal
+            .iter()
+            .find(|a| matches!(a, Action::DefaultChoice | Action::DefaultPlacement))
+            .or(legal.first())
+            .cloned()
     }
 }

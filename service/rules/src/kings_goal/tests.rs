@@ -1007,3 +1007,25 @@ fn random_match_lengths() {
         goals
     );
 }
+
+#[test]
+fn a_seat_out_of_time_chooses_and_places_its_whole_default_set_at_once() {
+    let mut game = at(START);
+    let white = game.turn().to_act[0];
+    assert_eq!(game.default_action(white), Some(Action::DefaultChoice));
+    let action = game.default_action(white).unwrap();
+    game.apply(white, &action).unwrap();
+    assert!(
+        !game.turn().is_to_act(white) || game.turn().phase != "choice",
+        "the default choice completes the seat's choosing: {}",
+        game.position()
+    );
+    while game.turn().phase == "choice" {
+        let seat = game.turn().to_act[0];
+        let action = game.default_action(seat).unwrap();
+        game.apply(seat, &action).unwrap();
+    }
+    let seat = game.turn().to_act[0];
+    assert_eq!(game.phase.name(), "placement");
+    assert_eq!(game.default_action(seat), Some(Action::DefaultPlacement));
+}

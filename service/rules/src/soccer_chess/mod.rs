@@ -810,6 +810,7 @@ impl Game for SoccerChess {
             setup_phase: true,
             chance: false,
             hidden_information: false,
+            draws_possible: true,
             options: vec![
                 OptionSpec::int(
                     OPTION_SETS_PER_GAME,

@@ -370,6 +370,7 @@ impl Game for XFutebol {
             setup_phase: true,
             chance: true,
             hidden_information: false,
+            draws_possible: false,
             options: option_specs(),
             rules_version: "1",
             position_notation: "h:<pieces>;a:<pieces>;ball:<square>;to:<h|a> with pieces like \

@@ -10,8 +10,9 @@ use tonic::{Request, Response, Status};
 use super::{bearer_token, match_id, paging};
 use crate::error::ServiceError;
 use crate::games::ActionChoice;
+use crate::hosting::clock::Hosting;
 use crate::hosting::stream::{StreamItem, WatchLimits, spawn_watcher};
-use crate::hosting::{MatchFilter, MatchRegistry, NewMatch, Submission};
+use crate::hosting::{MatchFilter, MatchRegistry, NewMatch, SeatCall, Submission};
 
 /// The longest player name accepted, in characters.
 const MAX_PLAYER_NAME: usize = 64;
@@ -37,6 +38,20 @@ impl MatchApi {
     }
 }
 
+impl MatchApi {
+    /// Resigns, offers or accepts a draw, aborts or claims victory for the token's seat.
+    async fn seat_call(
+        &self,
+        metadata: &tonic::metadata::MetadataMap,
+        match_id_field: &str,
+        call: SeatCall,
+    ) -> Result<pb::Match, ServiceError> {
+        let token = bearer_token(metadata)?;
+        let handle = self.registry.get(match_id(match_id_field)?).await?;
+        handle.seat_call(token, call).await
+    }
+}
+
 fn list_scope(filter: &MatchFilter) -> String {
     let status = filter.status.map_or(0, |s| s as i32);
     format!("matches|{}|{status}", filter.variant_id)
@@ -56,6 +71,11 @@ impl pb::match_service_server::MatchService for MatchApi {
             )
             .into());
         }
+        let hosting = Hosting::from_proto(
+            request.time_control.as_ref(),
+            request.timeout_policy.as_ref(),
+            request.abandon_after.as_ref(),
+        )?;
         let created = self
             .registry
             .create(NewMatch {
@@ -63,6 +83,7 @@ impl pb::match_service_server::MatchService for MatchApi {
                 options: request.options,
                 seed: request.seed,
                 start_position: request.start_position,
+                hosting,
             })
             .await?;
         tracing::Span::current().record("match_id", created.match_id.as_str());
@@ -184,13 +205,82 @@ impl pb::match_service_server::MatchService for MatchApi {
         &self,
         request: Request<pb::ResignRequest>,
     ) -> Result<Response<pb::ResignResponse>, Status> {
-        let token = bearer_token(request.metadata())?;
-        let handle = self
-            .registry
-            .get(match_id(&request.get_ref().match_id)?)
+        let summary = self
+            .seat_call(
+                request.metadata(),
+                &request.get_ref().match_id,
+                SeatCall::Resign,
+            )
             .await?;
-        let summary = handle.resign(token).await?;
         Ok(Response::new(pb::ResignResponse {
+            r#match: Some(summary),
+        }))
+    }
+
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "OfferDraw", match_id = %request.get_ref().match_id))]
+    async fn offer_draw(
+        &self,
+        request: Request<pb::OfferDrawRequest>,
+    ) -> Result<Response<pb::OfferDrawResponse>, Status> {
+        let summary = self
+            .seat_call(
+                request.metadata(),
+                &request.get_ref().match_id,
+                SeatCall::OfferDraw,
+            )
+            .await?;
+        Ok(Response::new(pb::OfferDrawResponse {
+            r#match: Some(summary),
+        }))
+    }
+
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "AcceptDraw", match_id = %request.get_ref().match_id))]
+    async fn accept_draw(
+        &self,
+        request: Request<pb::AcceptDrawRequest>,
+    ) -> Result<Response<pb::AcceptDrawResponse>, Status> {
+        let summary = self
+            .seat_call(
+                request.metadata(),
+                &request.get_ref().match_id,
+                SeatCall::AcceptDraw,
+            )
+            .await?;
+        Ok(Response::new(pb::AcceptDrawResponse {
+            r#match: Some(summary),
+        }))
+    }
+
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "AbortMatch", match_id = %request.get_ref().match_id))]
+    async fn abort_match(
+        &self,
+        request: Request<pb::AbortMatchRequest>,
+    ) -> Result<Response<pb::AbortMatchResponse>, Status> {
+        let summary = self
+            .seat_call(
+                request.metadata(),
+                &request.get_ref().match_id,
+                SeatCall::Abort,
+            )
+            .await?;
+        Ok(Response::new(pb::AbortMatchResponse {
+            r#match: Some(summary),
+        }))
+    }
+
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "ClaimVictory", match_id = %request.get_ref().match_id))]
+    async fn claim_victory(
+        &self,
+        request: Request<pb::ClaimVictoryRequest>,
+    ) -> Result<Response<pb::ClaimVictoryResponse>, Status> {
+        let summary = self
+            .seat_call(
+                request.metadata(),
+                &request.get_ref().match_id,
+                SeatCall::ClaimVictory,
+            )
+            .await?;
+        Ok(Response::new(pb::ClaimVictoryResponse {
             r#match: Some(summary),
         }))
     }

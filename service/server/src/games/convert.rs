@@ -147,6 +147,7 @@ pub fn variant_to_proto(info: &VariantInfo) -> pb::Variant {
         setup_phase: info.setup_phase,
         chance: info.chance,
         hidden_information: info.hidden_information,
+        draws_possible: info.draws_possible,
         options: info
             .options
             .iter()

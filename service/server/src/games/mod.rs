@@ -76,6 +76,8 @@ pub trait HostedGame: Send + Sync {
     /// What setting the game up decided (a coin flip, a seeded ball placement), logged once
     /// right after the match is created.
     fn opening_events(&self) -> Vec<(pb::GameEvent, Visibility)>;
+    /// The action the server plays for a seat that ran out of time; `None` when it has none.
+    fn default_action(&self, seat: Seat) -> Option<pb::Action>;
 }
 
 /// Any mapped game, hosted.
@@ -261,6 +263,12 @@ impl<G: ProtoMapping> HostedGame for Hosted<G> {
 
     fn opening_events(&self) -> Vec<(pb::GameEvent, Visibility)> {
         self.emitted_to_proto(&self.game.opening_events())
+    }
+
+    fn default_action(&self, seat: Seat) -> Option<pb::Action> {
+        self.game
+            .default_action(seat)
+            .map(|action| G::action_to_proto(&action))
     }
 }
 

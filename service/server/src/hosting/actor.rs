@@ -12,6 +12,23 @@
 //! (NOT_YOUR_TURN); the action is readable and legal (INVALID_ARGUMENT for a bad index or typed
 //! action, MALFORMED_NOTATION, ILLEGAL_ACTION).
 //!
+//! Ending a match besides the rules: a seat may resign, offer a draw (in variants that can end
+//! drawn; the offer stands until the opponent accepts it or plays an action), accept the
+//! opponent's offer, abort before any action was played, or claim victory once its opponent
+//! has been disconnected for the match's `abandon_after`. A seat counts as connected while it
+//! has an open event stream or made a call with its token within `abandon_after`. Each of these
+//! is an input and an event, so replays reproduce them. Endings add one to the version, like a
+//! resignation; a draw offer does not, because it leaves the state an action is chosen against
+//! unchanged.
+//!
+//! Clocks: with a time control, a seat's clock runs while it is among the seats to act. When it
+//! runs out, the timeout policy applies: the seat forfeits, or the server plays the game's
+//! default actions for it until its turn is over (logged as inputs marked as played for a
+//! timeout, so replays reproduce them), forfeiting at the configured count of consecutive
+//! timeouts. Every time a command uses is the time of its events; rebuilding a match replays
+//! each input at its stored events' time, so the clocks of a restarted match are the ones it had,
+//! never fresh ones.
+//!
 //! Durability: a command that changes the match (a join, an action, a resignation) is written
 //! to the store, inputs, events and idempotency answer in one append, before anyone learns of
 //! it: the caller's reply, live watchers and the summary all wait for the commit. The actor
@@ -21,7 +38,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
-use std::time::SystemTime;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use pitchmate_proto::v1 as pb;
 use pitchmate_rules::{OptionValue, Outcome, Seat, Turn, Viewer, Visibility};
@@ -29,6 +47,7 @@ use prost::Message;
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 use tracing::Instrument;
 
+use super::clock::{self, Clocks, Hosting, TimeoutPolicy};
 use super::durable;
 use super::log::{EventLog, LoggedEvent};
 use super::token::{SeatToken, TokenHash};
@@ -47,6 +66,7 @@ pub struct MatchSetup {
     pub seed: u64,
     pub start_position: Option<String>,
     pub create_time: SystemTime,
+    pub hosting: Hosting,
 }
 
 /// An accepted input, in the order accepted.
@@ -58,14 +78,43 @@ pub enum Input {
         player_name: String,
         token_hash: TokenHash,
     },
-    /// The action in canonical typed form.
+    /// The action in canonical typed form; `for_timeout` when the server played it for a seat
+    /// that ran out of time.
     Acted {
         seat: Seat,
         action: pb::Action,
+        for_timeout: bool,
     },
     Resigned {
         seat: Seat,
     },
+    /// The seat's time ran out; the server's default actions for it follow unless it forfeited.
+    TimedOut {
+        seat: Seat,
+        forfeited: bool,
+    },
+    OfferedDraw {
+        seat: Seat,
+    },
+    AcceptedDraw {
+        seat: Seat,
+    },
+    Aborted {
+        seat: Seat,
+    },
+    ClaimedVictory {
+        seat: Seat,
+    },
+}
+
+/// The calls by which a seat ends a match, or offers to, besides playing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeatCall {
+    Resign,
+    OfferDraw,
+    AcceptDraw,
+    Abort,
+    ClaimVictory,
 }
 
 /// An action request as the actor checks it.
@@ -85,6 +134,53 @@ pub struct Subscription {
     pub backlog: Vec<Arc<LoggedEvent>>,
     pub live: broadcast::Receiver<Arc<LoggedEvent>>,
     pub ended: bool,
+    /// Held while the stream is open: a seat watching counts as connected.
+    pub presence: Option<PresenceGuard>,
+}
+
+/// Whether a seat is connected: its open event streams and its last call.
+#[derive(Debug, Default)]
+struct Presence {
+    open_streams: AtomicUsize,
+    /// Nanoseconds since the Unix epoch.
+    last_seen: AtomicU64,
+}
+
+impl Presence {
+    fn seen(&self, time: SystemTime) {
+        let nanos = time
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX));
+        self.last_seen.fetch_max(nanos, Ordering::Relaxed);
+    }
+
+    /// How long the seat has been away at `now`; `None` while it is connected.
+    fn away_for(&self, now: SystemTime) -> Option<Duration> {
+        if self.open_streams.load(Ordering::Relaxed) > 0 {
+            return None;
+        }
+        let last_seen = UNIX_EPOCH + Duration::from_nanos(self.last_seen.load(Ordering::Relaxed));
+        Some(now.duration_since(last_seen).unwrap_or_default())
+    }
+}
+
+/// Counts an open event stream of a seat; dropping it (the stream closed) marks the seat as
+/// last seen then.
+#[derive(Debug)]
+pub struct PresenceGuard(Arc<Presence>);
+
+impl PresenceGuard {
+    fn open(presence: &Arc<Presence>) -> Self {
+        presence.open_streams.fetch_add(1, Ordering::Relaxed);
+        Self(Arc::clone(presence))
+    }
+}
+
+impl Drop for PresenceGuard {
+    fn drop(&mut self) {
+        self.0.seen(clock::now());
+        self.0.open_streams.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 type Reply<T> = oneshot::Sender<Result<T, ServiceError>>;
@@ -109,8 +205,9 @@ pub enum Command {
         submission: Submission,
         reply: Reply<pb::SubmitActionResponse>,
     },
-    Resign {
+    Call {
         token: Option<String>,
+        call: SeatCall,
         reply: Reply<pb::Match>,
     },
     Watch {
@@ -189,8 +286,14 @@ impl MatchHandle {
         .await
     }
 
-    pub async fn resign(&self, token: Option<String>) -> Result<pb::Match, ServiceError> {
-        self.call(|reply| Command::Resign { token, reply }).await
+    /// Resigns, offers or accepts a draw, aborts or claims victory for the token's seat.
+    pub async fn seat_call(
+        &self,
+        token: Option<String>,
+        call: SeatCall,
+    ) -> Result<pb::Match, ServiceError> {
+        self.call(|reply| Command::Call { token, call, reply })
+            .await
     }
 
     pub async fn watch(
@@ -241,6 +344,18 @@ struct MatchActor {
     answered: HashMap<(Seat, String), pb::SubmitActionResponse>,
     /// The turn last announced with a TurnStarted event.
     announced: Option<Turn>,
+    clocks: Clocks,
+    /// Per seat: timeouts since its last own action.
+    consecutive_timeouts: Vec<u32>,
+    /// The seat whose draw offer stands.
+    draw_offer: Option<Seat>,
+    presence: Vec<Arc<Presence>>,
+    /// When the command being handled happens: the time of every event it records and of every
+    /// clock reading it makes.
+    moment: SystemTime,
+    /// While rebuilding: the stored events' times, by seq - 1, so each input replays at the
+    /// moment it first happened.
+    replay_times: Vec<SystemTime>,
     live: broadcast::Sender<Arc<LoggedEvent>>,
     summary: watch::Sender<pb::Match>,
     store: Store,
@@ -305,6 +420,7 @@ pub fn restore(
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| e.to_string())?;
     let mut actor = MatchActor::new(setup, game, limits, store);
+    actor.replay_times = events.iter().map(|e| e.time).collect();
     actor
         .replay(inputs)
         .map_err(|e| format!("replaying the stored inputs failed: {e}"))?;
@@ -321,6 +437,10 @@ pub fn restore(
         ));
     }
     actor.log = EventLog::restore(events)?;
+    actor.replay_times = Vec::new();
+    // The server was down, not the players: everyone gets `abandon_after` from now to return.
+    let now = clock::now();
+    actor.presence.iter().for_each(|p| p.seen(now));
     for row in &stored.answers {
         let (key, answer) = durable::answer_from_row(row).map_err(|e| e.to_string())?;
         actor.answered.insert(key, answer);
@@ -347,7 +467,14 @@ impl MatchActor {
             .collect();
         let (live, _) = broadcast::channel(limits.live_capacity);
         let (summary, _) = watch::channel(pb::Match::default());
+        let seat_count = game.info().seats.len();
         let mut actor = MatchActor {
+            clocks: Clocks::new(setup.hosting.time_control, seat_count),
+            consecutive_timeouts: vec![0; seat_count],
+            draw_offer: None,
+            presence: (0..seat_count).map(|_| Arc::default()).collect(),
+            moment: setup.create_time,
+            replay_times: Vec::new(),
             setup,
             game,
             seats,
@@ -392,29 +519,75 @@ impl MatchActor {
     /// Feeds a rebuilt match the inputs it had accepted, in order.
     fn replay(&mut self, inputs: Vec<Input>) -> Result<(), ServiceError> {
         for input in inputs {
+            // Every input records at least one event; its stored time is the input's moment.
+            if let Some(time) = self.replay_times.get(self.log.last_seq() as usize) {
+                self.moment = *time;
+            }
             match input {
                 Input::Joined {
                     seat,
                     player_name,
                     token_hash,
                 } => self.take_seat(seat, token_hash, player_name),
-                Input::Acted { seat, action } => {
+                Input::Acted {
+                    seat,
+                    action,
+                    for_timeout,
+                } => {
                     self.require_active()?;
-                    self.act(seat, &ActionChoice::Typed(action))?;
+                    self.act(seat, &ActionChoice::Typed(action), for_timeout)?;
                 }
-                Input::Resigned { seat } => {
+                Input::TimedOut { seat, forfeited } => {
                     self.require_active()?;
-                    self.concede(seat);
+                    self.record_timeout(seat, forfeited);
                 }
+                Input::Aborted { seat } => {
+                    self.require_abortable()?;
+                    self.apply_call(seat, SeatCall::Abort);
+                }
+                Input::Resigned { seat } => self.replay_call(seat, SeatCall::Resign)?,
+                Input::OfferedDraw { seat } => self.replay_call(seat, SeatCall::OfferDraw)?,
+                Input::AcceptedDraw { seat } => self.replay_call(seat, SeatCall::AcceptDraw)?,
+                Input::ClaimedVictory { seat } => self.replay_call(seat, SeatCall::ClaimVictory)?,
             }
         }
         Ok(())
     }
 
+    /// Replays a call of an active match; what the call checked live is not checked again.
+    fn replay_call(&mut self, seat: Seat, call: SeatCall) -> Result<(), ServiceError> {
+        self.require_active()?;
+        self.apply_call(seat, call);
+        Ok(())
+    }
+
     async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
         tracing::info!(last_seq = self.log.last_seq(), "match hosted");
-        while let Some(command) = commands.recv().await {
-            if let Err(error) = self.handle(command).await {
+        loop {
+            let deadline = if self.status == pb::MatchStatus::Active {
+                self.clocks.next_deadline()
+            } else {
+                None
+            };
+            let handled = match deadline {
+                Some((seat, at)) => tokio::select! {
+                    // A deadline that passed while the actor was busy comes before any command
+                    // that arrived meanwhile: a late action is refused, not accepted.
+                    biased;
+                    () = tokio::time::sleep_until(clock::instant_at(at)) => {
+                        self.time_out(seat).await
+                    }
+                    command = commands.recv() => match command {
+                        Some(command) => self.handle(command).await,
+                        None => break,
+                    },
+                },
+                None => match commands.recv().await {
+                    Some(command) => self.handle(command).await,
+                    None => break,
+                },
+            };
+            if let Err(error) = handled {
                 tracing::error!(
                     %error,
                     "storing the match failed; it takes no more commands until the server \
@@ -424,6 +597,71 @@ impl MatchActor {
             }
         }
         tracing::debug!("match actor stopped: no handle left");
+    }
+
+    /// A seat's clock ran out: apply the timeout policy and store what it did.
+    async fn time_out(&mut self, seat: Seat) -> Result<(), StoreError> {
+        self.moment = clock::now();
+        let mark = self.mark();
+        let consecutive = self.consecutive_timeouts[seat.index()] + 1;
+        let default_action = self.game.default_action(seat);
+        let forfeited = default_action.is_none()
+            || match self.setup.hosting.timeout_policy {
+                TimeoutPolicy::Forfeit => true,
+                TimeoutPolicy::PlayDefault { forfeit_after } => {
+                    forfeit_after != 0 && consecutive >= forfeit_after
+                }
+            };
+        self.record_timeout(seat, forfeited);
+        let turn = self.game.turn();
+        let mut next = default_action.filter(|_| !forfeited);
+        // A default action may leave the seat's turn open (one atomic action of several); play
+        // on until it is over. The rules bound a turn's actions, and so this loop.
+        for _ in 0..=self.game.info().max_actions_per_turn {
+            let Some(action) = next.take() else { break };
+            if let Err(error) = self.act(seat, &ActionChoice::Typed(action), true) {
+                tracing::error!(%error, "the game refused its own default action");
+                break;
+            }
+            let now = self.game.turn();
+            if self.status == pb::MatchStatus::Active
+                && now.is_to_act(seat)
+                && (&now.phase, now.number) == (&turn.phase, turn.number)
+            {
+                next = self.game.default_action(seat);
+            }
+        }
+        self.commit(mark, None).await
+    }
+
+    /// Logs a timeout; a forfeit ends the match.
+    fn record_timeout(&mut self, seat: Seat, forfeited: bool) {
+        let index = seat.index();
+        self.consecutive_timeouts[index] += 1;
+        self.inputs.push(Input::TimedOut { seat, forfeited });
+        let name = self.seats[index].name;
+        tracing::info!(seat = name, forfeited, "time ran out");
+        self.record(
+            Visibility::Public,
+            pb::match_event::Kind::TimedOut(pb::TimedOut {
+                seat: name.to_owned(),
+                consecutive: self.consecutive_timeouts[index],
+                forfeited,
+            }),
+        );
+        if forfeited {
+            self.version += 1;
+            let outcome = Outcome {
+                winner: Some(seat.opponent()),
+                scores: self.game.scores(),
+                reason: format!("`{name}` ran out of time"),
+            };
+            self.end(
+                outcome,
+                pb::ResultReason::Timeout,
+                pb::MatchStatus::Finished,
+            );
+        }
     }
 
     fn mark(&self) -> Mark {
@@ -488,6 +726,7 @@ impl MatchActor {
     }
 
     async fn handle(&mut self, command: Command) -> Result<(), StoreError> {
+        self.moment = clock::now();
         // A dropped reply means the caller went away; the work is done regardless.
         match command {
             Command::Snapshot { token, reply } => {
@@ -525,9 +764,9 @@ impl MatchActor {
                     }
                 };
             }
-            Command::Resign { token, reply } => {
+            Command::Call { token, call, reply } => {
                 let mark = self.mark();
-                let result = self.resign(token.as_deref());
+                let result = self.seat_call(token.as_deref(), call);
                 return self.reply_after_commit(mark, None, result, reply).await;
             }
             Command::Watch {
@@ -549,6 +788,7 @@ impl MatchActor {
     }
 
     /// The seat a presented token belongs to; every seat is compared so timing says nothing.
+    /// A call with the seat's token also counts as the seat being connected.
     fn seat_of(&self, token: &str) -> Result<Seat, ServiceError> {
         let mut found = None;
         for (index, seat) in self.seats.iter().enumerate() {
@@ -556,7 +796,10 @@ impl MatchActor {
                 found = Some(Seat(index as u8));
             }
         }
-        found.ok_or_else(|| ServiceError::InvalidSeatToken(self.setup.match_id.clone()))
+        let seat =
+            found.ok_or_else(|| ServiceError::InvalidSeatToken(self.setup.match_id.clone()))?;
+        self.presence[seat.index()].seen(clock::now());
+        Ok(seat)
     }
 
     /// For calls that act: a token is required.
@@ -635,6 +878,13 @@ impl MatchActor {
             result: self.result.clone(),
             create_time: Some(self.setup.create_time.into()),
             start_position: self.setup.start_position.clone().unwrap_or_default(),
+            time_control: Some(self.setup.hosting.time_control_proto()),
+            timeout_policy: Some(self.setup.hosting.timeout_policy_proto()),
+            abandon_after: self.setup.hosting.abandon_after_proto(),
+            draw_offered_by: self
+                .draw_offer
+                .map(|seat| self.seats[seat.index()].name.to_owned())
+                .unwrap_or_default(),
         }
     }
 
@@ -645,7 +895,8 @@ impl MatchActor {
     /// Appends to the log; [`MatchActor::commit`] stores and publishes it.
     fn record(&mut self, visibility: Visibility, kind: pb::match_event::Kind) {
         let seats = self.seat_names();
-        self.log.append(self.version, visibility, &seats, kind);
+        self.log
+            .append(self.moment, self.version, visibility, &seats, kind);
     }
 
     fn join(
@@ -653,6 +904,12 @@ impl MatchActor {
         seat: Option<String>,
         player_name: String,
     ) -> Result<pb::JoinMatchResponse, ServiceError> {
+        if self.status == pb::MatchStatus::Aborted {
+            return Err(ServiceError::MatchNotActive {
+                status: "aborted",
+                hint: "its seats can no longer be taken; create a new match",
+            });
+        }
         let index = match seat {
             Some(name) => {
                 let index = self
@@ -678,6 +935,7 @@ impl MatchActor {
             ServiceError::Unavailable(format!("no randomness for a seat token: {e}"))
         })?;
         self.take_seat(Seat(index as u8), token.hash(), player_name);
+        self.presence[index].seen(self.moment);
         Ok(pb::JoinMatchResponse {
             seat: self.seats[index].name.to_owned(),
             seat_token: token.reveal(),
@@ -759,7 +1017,7 @@ impl MatchActor {
             });
         }
         let before = self.log.last_seq();
-        self.act(seat, &submission.choice)?;
+        self.act(seat, &submission.choice, false)?;
         let answer = pb::SubmitActionResponse {
             version: self.version,
             events: self
@@ -779,8 +1037,21 @@ impl MatchActor {
     }
 
     /// Plays an action whose seat and preconditions were checked; on error nothing changed.
-    fn act(&mut self, seat: Seat, choice: &ActionChoice) -> Result<(), ServiceError> {
+    /// `for_timeout`: the server plays it for a seat that ran out of time.
+    fn act(
+        &mut self,
+        seat: Seat,
+        choice: &ActionChoice,
+        for_timeout: bool,
+    ) -> Result<(), ServiceError> {
         let played = self.game.play(seat, choice)?;
+        if !for_timeout {
+            self.consecutive_timeouts[seat.index()] = 0;
+        }
+        if self.draw_offer == Some(seat.opponent()) {
+            // Playing on declines the opponent's offer.
+            self.draw_offer = None;
+        }
         tracing::info!(seat = self.seats[seat.index()].name, notation = %played.notation, "action taken");
         self.version += 1;
         self.record(
@@ -797,29 +1068,148 @@ impl MatchActor {
         self.inputs.push(Input::Acted {
             seat,
             action: played.action,
+            for_timeout,
         });
         self.after_change();
         Ok(())
     }
 
-    fn resign(&mut self, token: Option<&str>) -> Result<pb::Match, ServiceError> {
+    /// Checks a seat's call against the match, then applies it; a refusal changes nothing.
+    fn seat_call(
+        &mut self,
+        token: Option<&str>,
+        call: SeatCall,
+    ) -> Result<pb::Match, ServiceError> {
         let seat = self.authenticate(token)?;
-        self.require_active()?;
-        self.concede(seat);
+        if call == SeatCall::Abort {
+            self.require_abortable()?;
+        } else {
+            self.require_active()?;
+        }
+        match call {
+            SeatCall::Resign | SeatCall::Abort => {}
+            SeatCall::OfferDraw => {
+                if !self.game.info().draws_possible {
+                    return Err(ServiceError::DrawNotPossible(self.setup.variant_id.clone()));
+                }
+                if let Some(offered_by) = self.draw_offer {
+                    return Err(ServiceError::DrawAlreadyOffered(if offered_by == seat {
+                        "your draw offer already stands; it lapses when the opponent plays"
+                            .to_owned()
+                    } else {
+                        "the opponent's draw offer stands; AcceptDraw takes it".to_owned()
+                    }));
+                }
+            }
+            SeatCall::AcceptDraw => {
+                if self.draw_offer != Some(seat.opponent()) {
+                    return Err(ServiceError::NoDrawOffer);
+                }
+            }
+            SeatCall::ClaimVictory => {
+                let opponent = seat.opponent();
+                let limit = self.setup.hosting.abandon_after;
+                match self.presence[opponent.index()].away_for(self.moment) {
+                    Some(away) if away >= limit => {}
+                    away => {
+                        let name = self.seats[opponent.index()].name;
+                        return Err(ServiceError::OpponentConnected(match away {
+                            None => format!(
+                                "`{name}` is connected (it has an open event stream); victory \
+                                 can be claimed after it has been away for {}s",
+                                limit.as_secs()
+                            ),
+                            Some(away) => format!(
+                                "`{name}` has been away for {}s of the {}s after which victory \
+                                 can be claimed; try again later",
+                                away.as_secs(),
+                                limit.as_secs()
+                            ),
+                        }));
+                    }
+                }
+            }
+        }
+        self.apply_call(seat, call);
         Ok(self.to_proto())
     }
 
-    /// Ends an active match: the other seat wins.
-    fn concede(&mut self, seat: Seat) {
-        self.version += 1;
-        self.inputs.push(Input::Resigned { seat });
-        let names = self.seat_names();
-        let outcome = Outcome {
-            winner: Some(seat.opponent()),
-            scores: self.game.scores(),
-            reason: format!("`{}` resigned", names[seat.index()]),
+    /// Abort is for a match nobody has played in yet, waiting or active.
+    fn require_abortable(&self) -> Result<(), ServiceError> {
+        if self.status == pb::MatchStatus::Active || self.status == pb::MatchStatus::Waiting {
+            let acted = self
+                .inputs
+                .iter()
+                .any(|input| matches!(input, Input::Acted { .. } | Input::TimedOut { .. }));
+            if acted {
+                return Err(ServiceError::AbortTooLate);
+            }
+            return Ok(());
+        }
+        self.require_active()
+    }
+
+    /// Applies a checked call: logs its input and event, and ends the match unless it offers a
+    /// draw.
+    fn apply_call(&mut self, seat: Seat, call: SeatCall) {
+        let name = self.seats[seat.index()].name.to_owned();
+        let opponent = seat.opponent();
+        let finished = pb::MatchStatus::Finished;
+        let (input, kind, winner, reason, detail, status) = match call {
+            SeatCall::OfferDraw => {
+                self.inputs.push(Input::OfferedDraw { seat });
+                self.draw_offer = Some(seat);
+                self.record(
+                    Visibility::Public,
+                    pb::match_event::Kind::DrawOffered(pb::DrawOffered { seat: name }),
+                );
+                return;
+            }
+            SeatCall::Resign => (
+                Input::Resigned { seat },
+                pb::match_event::Kind::Resigned(pb::Resigned { seat: name.clone() }),
+                Some(opponent),
+                pb::ResultReason::Resignation,
+                format!("`{name}` resigned"),
+                finished,
+            ),
+            SeatCall::AcceptDraw => (
+                Input::AcceptedDraw { seat },
+                pb::match_event::Kind::DrawAccepted(pb::DrawAccepted { seat: name.clone() }),
+                None,
+                pb::ResultReason::DrawAgreed,
+                "draw agreed".to_owned(),
+                finished,
+            ),
+            SeatCall::Abort => (
+                Input::Aborted { seat },
+                pb::match_event::Kind::MatchAborted(pb::MatchAborted { seat: name.clone() }),
+                None,
+                pb::ResultReason::Aborted,
+                format!("`{name}` aborted the match before anyone played"),
+                pb::MatchStatus::Aborted,
+            ),
+            SeatCall::ClaimVictory => (
+                Input::ClaimedVictory { seat },
+                pb::match_event::Kind::VictoryClaimed(pb::VictoryClaimed {
+                    seat: name.clone(),
+                    opponent: self.seats[opponent.index()].name.to_owned(),
+                }),
+                Some(seat),
+                pb::ResultReason::Abandoned,
+                format!("`{name}` claimed victory: the opponent stayed disconnected"),
+                finished,
+            ),
         };
-        self.end(outcome, pb::ResultReason::Resignation);
+        self.inputs.push(input);
+        self.version += 1;
+        self.record(Visibility::Public, kind);
+        let outcome = Outcome {
+            winner,
+            scores: self.game.scores(),
+            reason: detail,
+        };
+        self.end(outcome, reason, status);
     }
 
     fn watch(&self, token: Option<&str>, after_seq: u64) -> Result<Subscription, ServiceError> {
@@ -833,6 +1223,10 @@ impl MatchActor {
         }
         Ok(Subscription {
             viewer,
+            presence: match viewer {
+                Viewer::Seat(seat) => Some(PresenceGuard::open(&self.presence[seat.index()])),
+                Viewer::Spectator => None,
+            },
             backlog: self.log.after(after_seq).to_vec(),
             live: self.live.subscribe(),
             ended: matches!(
@@ -845,7 +1239,7 @@ impl MatchActor {
     /// After a state change: end the match if the rules say so, else announce a new turn.
     fn after_change(&mut self) {
         if let Some(outcome) = self.game.outcome() {
-            self.end(outcome, pb::ResultReason::Rules);
+            self.end(outcome, pb::ResultReason::Rules, pb::MatchStatus::Finished);
             return;
         }
         let turn = self.game.turn();
@@ -853,16 +1247,39 @@ impl MatchActor {
             (&last.phase, &last.to_act, last.number) != (&turn.phase, &turn.to_act, turn.number)
         });
         if is_new {
-            let info = turn_to_proto(&turn, &self.seat_names());
+            // A seat still to act in the same phase and turn number (the other seat of a
+            // simultaneous phase having finished) keeps its clock running; every other seat
+            // that was to act has completed its turn.
+            let same_turn = self
+                .announced
+                .as_ref()
+                .is_some_and(|last| (&last.phase, last.number) == (&turn.phase, turn.number));
+            for index in 0..self.seats.len() {
+                let seat = Seat(index as u8);
+                if self.clocks.is_running(seat) && !(same_turn && turn.is_to_act(seat)) {
+                    self.clocks.stop(seat, self.moment);
+                }
+            }
+            for &seat in &turn.to_act {
+                if !self.clocks.is_running(seat) {
+                    self.clocks.start(seat, self.moment);
+                }
+            }
+            let names = self.seat_names();
+            let info = turn_to_proto(&turn, &names);
             self.record(
                 Visibility::Public,
-                pb::match_event::Kind::TurnStarted(pb::TurnStarted { turn: Some(info) }),
+                pb::match_event::Kind::TurnStarted(pb::TurnStarted {
+                    turn: Some(info),
+                    deadline: self.clocks.next_deadline().map(|(_, at)| at.into()),
+                    clocks: self.clocks.to_proto(self.moment, &names),
+                }),
             );
             self.announced = Some(turn);
         }
     }
 
-    fn end(&mut self, outcome: Outcome, reason: pb::ResultReason) {
+    fn end(&mut self, outcome: Outcome, reason: pb::ResultReason, status: pb::MatchStatus) {
         let names = self.seat_names();
         let result = pb::MatchResult {
             winner: outcome
@@ -873,7 +1290,9 @@ impl MatchActor {
             reason: reason as i32,
             detail: outcome.reason,
         };
-        self.status = pb::MatchStatus::Finished;
+        self.status = status;
+        self.clocks.stop_all();
+        self.draw_offer = None;
         tracing::info!(winner = %result.winner, detail = %result.detail, "match ended");
         self.result = Some(result.clone());
         self.record(
@@ -919,6 +1338,7 @@ mod tests {
             seed: 3,
             start_position: None,
             create_time: SystemTime::now(),
+            hosting: Hosting::default(),
         };
         let handle = create(setup, start_game(), LIMITS, store.clone())
             .await

@@ -8,6 +8,7 @@ use pitchmate_rules::{Seat, Visibility};
 use prost::Message;
 
 use super::actor::{Input, MatchSetup};
+use super::clock::Hosting;
 use super::log::LoggedEvent;
 use super::token::TokenHash;
 use crate::games::{option_from_proto, option_to_proto};
@@ -54,6 +55,9 @@ pub fn setup_header(setup: &MatchSetup, rules_version: &str) -> pb::ReplayHeader
         create_time: Some(setup.create_time.into()),
         status: pb::MatchStatus::Unspecified as i32,
         result: None,
+        time_control: Some(setup.hosting.time_control_proto()),
+        timeout_policy: Some(setup.hosting.timeout_policy_proto()),
+        abandon_after: setup.hosting.abandon_after_proto(),
     }
 }
 
@@ -69,6 +73,12 @@ pub fn setup_from_bytes(bytes: &[u8]) -> Result<MatchSetup, Undecodable> {
         .create_time
         .and_then(|t| SystemTime::try_from(t).ok())
         .ok_or_else(|| undecodable("setup", "no creation time"))?;
+    let hosting = Hosting::from_proto(
+        header.time_control.as_ref(),
+        header.timeout_policy.as_ref(),
+        header.abandon_after.as_ref(),
+    )
+    .map_err(|e| undecodable("setup", e))?;
     Ok(MatchSetup {
         match_id: header.match_id,
         variant_id: header.variant_id,
@@ -76,7 +86,13 @@ pub fn setup_from_bytes(bytes: &[u8]) -> Result<MatchSetup, Undecodable> {
         seed: header.seed,
         start_position: Some(header.start_position).filter(|p| !p.is_empty()),
         create_time,
+        hosting,
     })
+}
+
+/// The columns of an input that is only a kind and a seat.
+fn plain(kind: InputKind, seat: Seat) -> (InputKind, Seat, String, Vec<u8>, Vec<u8>) {
+    (kind, seat, String::new(), Vec::new(), Vec::new())
 }
 
 pub fn input_row(number: usize, input: &Input) -> InputRow {
@@ -92,20 +108,34 @@ pub fn input_row(number: usize, input: &Input) -> InputRow {
             token_hash.as_bytes().to_vec(),
             Vec::new(),
         ),
-        Input::Acted { seat, action } => (
-            InputKind::Acted,
+        Input::Acted {
+            seat,
+            action,
+            for_timeout,
+        } => (
+            if *for_timeout {
+                InputKind::ActedForTimeout
+            } else {
+                InputKind::Acted
+            },
             *seat,
             String::new(),
             Vec::new(),
             action.encode_to_vec(),
         ),
-        Input::Resigned { seat } => (
-            InputKind::Resigned,
+        Input::Resigned { seat } => plain(InputKind::Resigned, *seat),
+        Input::TimedOut { seat, forfeited } => plain(
+            if *forfeited {
+                InputKind::TimedOutForfeited
+            } else {
+                InputKind::TimedOut
+            },
             *seat,
-            String::new(),
-            Vec::new(),
-            Vec::new(),
         ),
+        Input::OfferedDraw { seat } => plain(InputKind::OfferedDraw, *seat),
+        Input::AcceptedDraw { seat } => plain(InputKind::AcceptedDraw, *seat),
+        Input::Aborted { seat } => plain(InputKind::Aborted, *seat),
+        Input::ClaimedVictory { seat } => plain(InputKind::ClaimedVictory, *seat),
     };
     InputRow {
         number: number as u64,
@@ -126,12 +156,25 @@ pub fn input_from_row(row: &InputRow) -> Result<Input, Undecodable> {
             token_hash: TokenHash::from_bytes(&row.token_hash)
                 .ok_or_else(|| undecodable("token hash", "not 32 bytes"))?,
         },
-        InputKind::Acted => Input::Acted {
+        InputKind::Acted | InputKind::ActedForTimeout => Input::Acted {
             seat,
             action: pb::Action::decode(row.action.as_slice())
                 .map_err(|e| undecodable("action", e))?,
+            for_timeout: row.kind == InputKind::ActedForTimeout,
         },
         InputKind::Resigned => Input::Resigned { seat },
+        InputKind::TimedOut => Input::TimedOut {
+            seat,
+            forfeited: false,
+        },
+        InputKind::TimedOutForfeited => Input::TimedOut {
+            seat,
+            forfeited: true,
+        },
+        InputKind::OfferedDraw => Input::OfferedDraw { seat },
+        InputKind::AcceptedDraw => Input::AcceptedDraw { seat },
+        InputKind::Aborted => Input::Aborted { seat },
+        InputKind::ClaimedVictory => Input::ClaimedVictory { seat },
     })
 }
 
@@ -224,8 +267,26 @@ mod tests {
             Input::Acted {
                 seat: Seat(0),
                 action: pb::Action::default(),
+                for_timeout: false,
+            },
+            Input::Acted {
+                seat: Seat(1),
+                action: pb::Action::default(),
+                for_timeout: true,
             },
             Input::Resigned { seat: Seat(1) },
+            Input::TimedOut {
+                seat: Seat(0),
+                forfeited: false,
+            },
+            Input::TimedOut {
+                seat: Seat(1),
+                forfeited: true,
+            },
+            Input::OfferedDraw { seat: Seat(0) },
+            Input::AcceptedDraw { seat: Seat(1) },
+            Input::Aborted { seat: Seat(0) },
+            Input::ClaimedVictory { seat: Seat(1) },
         ];
         for (number, input) in inputs.iter().enumerate() {
             let row = input_row(number, input);
@@ -247,6 +308,16 @@ mod tests {
             seed: u64::MAX,
             start_position: Some("pos".into()),
             create_time: time,
+            hosting: Hosting {
+                time_control: super::super::clock::TimeControl::Fischer {
+                    base: Duration::from_secs(300),
+                    increment: Duration::from_secs(2),
+                },
+                timeout_policy: super::super::clock::TimeoutPolicy::PlayDefault {
+                    forfeit_after: 3,
+                },
+                abandon_after: Duration::from_secs(30),
+            },
         };
         let bytes = setup_header(&setup, "1").encode_to_vec();
         assert_eq!(setup_from_bytes(&bytes).unwrap(), setup);

@@ -96,9 +96,11 @@ impl EventLog {
         })
     }
 
-    /// Appends an event, numbering it; `seats` names the owner of a private event.
+    /// Appends an event that happened at `time`, numbering it; `seats` names the owner of a
+    /// private event.
     pub fn append(
         &mut self,
+        time: SystemTime,
         version: u64,
         visibility: Visibility,
         seats: &[&'static str],
@@ -111,7 +113,7 @@ impl EventLog {
         let event = Arc::new(LoggedEvent {
             seq: self.last_seq() + 1,
             version,
-            time: SystemTime::now(),
+            time,
             visibility,
             owner_name,
             kind,
@@ -149,7 +151,13 @@ mod tests {
     fn numbering_starts_at_one_without_gaps() {
         let mut log = EventLog::default();
         for _ in 0..5 {
-            log.append(0, Visibility::Public, &SEATS, joined("first"));
+            log.append(
+                SystemTime::now(),
+                0,
+                Visibility::Public,
+                &SEATS,
+                joined("first"),
+            );
         }
         let seqs: Vec<u64> = log.after(0).iter().map(|e| e.seq).collect();
         assert_eq!(seqs, [1, 2, 3, 4, 5]);
@@ -164,8 +172,20 @@ mod tests {
     #[test]
     fn private_events_are_hidden_from_everyone_but_their_seat() {
         let mut log = EventLog::default();
-        log.append(0, Visibility::Public, &SEATS, joined("first"));
-        let private = log.append(1, Visibility::Seat(Seat(1)), &SEATS, joined("second"));
+        log.append(
+            SystemTime::now(),
+            0,
+            Visibility::Public,
+            &SEATS,
+            joined("first"),
+        );
+        let private = log.append(
+            SystemTime::now(),
+            1,
+            Visibility::Seat(Seat(1)),
+            &SEATS,
+            joined("second"),
+        );
 
         let own = private.view_for(Viewer::Seat(Seat(1)));
         assert_eq!(own.kind, Some(joined("second")));

@@ -3,18 +3,20 @@
 //! registry that finds matches by id.
 
 pub mod actor;
+pub mod clock;
 pub mod durable;
+#[cfg(test)]
+mod ending_tests;
 pub mod log;
 pub mod stream;
 pub mod token;
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, RwLock};
-use std::time::SystemTime;
 
 use pitchmate_proto::v1 as pb;
 
-pub use actor::{ActorLimits, MatchHandle, MatchSetup, Submission};
+pub use actor::{ActorLimits, MatchHandle, MatchSetup, SeatCall, Submission};
 
 use crate::error::ServiceError;
 use crate::games::{GameRegistry, option_from_proto};
@@ -28,6 +30,7 @@ pub struct NewMatch {
     pub seed: Option<u64>,
     /// Empty for the standard start.
     pub start_position: String,
+    pub hosting: clock::Hosting,
 }
 
 /// Which matches a listing wants.
@@ -182,7 +185,8 @@ impl MatchRegistry {
             options: resolved.all().clone(),
             seed,
             start_position: position,
-            create_time: SystemTime::now(),
+            create_time: clock::now(),
+            hosting: request.hosting,
         };
         let match_id = setup.match_id.clone();
         let handle = actor::create(setup, game, self.limits, self.store.clone()).await?;

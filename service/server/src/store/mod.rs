@@ -70,6 +70,16 @@ pub enum InputKind {
     Joined,
     Acted,
     Resigned,
+    /// A default action the server played for a seat that ran out of time.
+    ActedForTimeout,
+    /// A seat's time ran out and the server played for it.
+    TimedOut,
+    /// A seat's time ran out and it lost.
+    TimedOutForfeited,
+    OfferedDraw,
+    AcceptedDraw,
+    Aborted,
+    ClaimedVictory,
 }
 
 impl InputKind {
@@ -78,6 +88,13 @@ impl InputKind {
             Self::Joined => 1,
             Self::Acted => 2,
             Self::Resigned => 3,
+            Self::ActedForTimeout => 4,
+            Self::TimedOut => 5,
+            Self::TimedOutForfeited => 6,
+            Self::OfferedDraw => 7,
+            Self::AcceptedDraw => 8,
+            Self::Aborted => 9,
+            Self::ClaimedVictory => 10,
         }
     }
 
@@ -86,6 +103,13 @@ impl InputKind {
             1 => Ok(Self::Joined),
             2 => Ok(Self::Acted),
             3 => Ok(Self::Resigned),
+            4 => Ok(Self::ActedForTimeout),
+            5 => Ok(Self::TimedOut),
+            6 => Ok(Self::TimedOutForfeited),
+            7 => Ok(Self::OfferedDraw),
+            8 => Ok(Self::AcceptedDraw),
+            9 => Ok(Self::Aborted),
+            10 => Ok(Self::ClaimedVictory),
             other => Err(StoreError::Database(format!("unknown input kind {other}"))),
         }
     }

@@ -144,6 +144,7 @@ pub async fn create(client: &mut MatchServiceClient<Channel>) -> pb::Match {
             options: short_options(),
             seed: Some(7),
             start_position: String::new(),
+            ..Default::default()
         })
         .await
         .expect("create")

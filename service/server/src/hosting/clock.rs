@@ -1,0 +1,442 @@
+//! Time control: the hosting options that time a match's seats ([`TimeControl`],
+//! [`TimeoutPolicy`]) and the running clocks ([`Clocks`]).
+//!
+//! Every time a match uses comes from [`now`], which follows tokio's clock: under tokio's paused
+//! time (tests) the wall-clock time advances with it, so timeouts can be tested without waiting.
+
+use std::sync::OnceLock;
+use std::time::{Duration, SystemTime};
+
+use pitchmate_proto::v1 as pb;
+use pitchmate_rules::Seat;
+
+use crate::error::ServiceError;
+
+/// The longest any configured duration may be: a day per move or bank is already generous,
+/// and the bound keeps deadline arithmetic far from overflow.
+const LONGEST: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// How long a seat must be disconnected before its opponent may claim victory, when the match
+/// does not say.
+pub const DEFAULT_ABANDON_AFTER: Duration = Duration::from_secs(60);
+
+/// The wall-clock time now, as tokio's clock has moved since the process first asked.
+pub fn now() -> SystemTime {
+    static BASE: OnceLock<(SystemTime, std::time::Instant)> = OnceLock::new();
+    let (wall, instant) = BASE.get_or_init(|| (SystemTime::now(), std::time::Instant::now()));
+    *wall
+        + tokio::time::Instant::now()
+            .into_std()
+            .saturating_duration_since(*instant)
+}
+
+/// The tokio instant at which [`now`] reaches `time` (now, when `time` has passed).
+pub fn instant_at(time: SystemTime) -> tokio::time::Instant {
+    tokio::time::Instant::now() + time.duration_since(now()).unwrap_or_default()
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum TimeControl {
+    #[default]
+    None,
+    PerMove {
+        per_move: Duration,
+        first_move: Duration,
+    },
+    Fischer {
+        base: Duration,
+        increment: Duration,
+    },
+    PerMoveWithBank {
+        per_move: Duration,
+        bank: Duration,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeoutPolicy {
+    Forfeit,
+    /// The server plays default actions; the `forfeit_after`th consecutive timeout forfeits
+    /// (0: never).
+    PlayDefault {
+        forfeit_after: u32,
+    },
+}
+
+/// Hosting options: how the server times and ends a match, beside the game's own options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hosting {
+    pub time_control: TimeControl,
+    pub timeout_policy: TimeoutPolicy,
+    pub abandon_after: Duration,
+}
+
+impl Default for Hosting {
+    fn default() -> Self {
+        Self {
+            time_control: TimeControl::None,
+            timeout_policy: TimeoutPolicy::Forfeit,
+            abandon_after: DEFAULT_ABANDON_AFTER,
+        }
+    }
+}
+
+fn duration(
+    field: &str,
+    value: Option<&prost_types::Duration>,
+    zero_allowed: bool,
+) -> Result<Duration, ServiceError> {
+    let invalid = |why: &str| {
+        ServiceError::InvalidArgument(format!(
+            "`{field}` {why}; give a duration from {} to 1 day",
+            if zero_allowed { "0" } else { "1 millisecond" }
+        ))
+    };
+    let value = value.cloned().unwrap_or_default();
+    let parsed = Duration::try_from(value).map_err(|_| invalid("is negative or malformed"))?;
+    if parsed > LONGEST {
+        return Err(invalid("is longer than a day"));
+    }
+    if !zero_allowed && parsed < Duration::from_millis(1) {
+        return Err(invalid("is missing or zero"));
+    }
+    Ok(parsed)
+}
+
+fn to_proto_duration(value: Duration) -> Option<prost_types::Duration> {
+    prost_types::Duration::try_from(value).ok()
+}
+
+impl Hosting {
+    /// Reads and checks the hosting options of a `CreateMatchRequest`.
+    pub fn from_proto(
+        time_control: Option<&pb::TimeControl>,
+        timeout_policy: Option<&pb::TimeoutPolicy>,
+        abandon_after: Option<&prost_types::Duration>,
+    ) -> Result<Self, ServiceError> {
+        use pb::time_control::Kind;
+        let time_control = match time_control.and_then(|t| t.kind.as_ref()) {
+            None | Some(Kind::None(_)) => TimeControl::None,
+            Some(Kind::PerMove(t)) => {
+                let per_move = duration("per_move.per_move", t.per_move.as_ref(), false)?;
+                TimeControl::PerMove {
+                    per_move,
+                    first_move: match &t.first_move {
+                        Some(first) => duration("per_move.first_move", Some(first), false)?,
+                        None => per_move,
+                    },
+                }
+            }
+            Some(Kind::Fischer(t)) => TimeControl::Fischer {
+                base: duration("fischer.base", t.base.as_ref(), false)?,
+                increment: duration("fischer.increment", t.increment.as_ref(), true)?,
+            },
+            Some(Kind::PerMoveWithBank(t)) => TimeControl::PerMoveWithBank {
+                per_move: duration("per_move_with_bank.per_move", t.per_move.as_ref(), false)?,
+                bank: duration("per_move_with_bank.bank", t.bank.as_ref(), true)?,
+            },
+        };
+        let timeout_policy = match timeout_policy {
+            None => TimeoutPolicy::Forfeit,
+            Some(policy) => match pb::TimeoutAction::try_from(policy.action) {
+                Ok(pb::TimeoutAction::Unspecified | pb::TimeoutAction::Forfeit) => {
+                    TimeoutPolicy::Forfeit
+                }
+                Ok(pb::TimeoutAction::PlayDefault) => TimeoutPolicy::PlayDefault {
+                    forfeit_after: policy.forfeit_after,
+                },
+                Err(_) => {
+                    return Err(ServiceError::InvalidArgument(format!(
+                        "`timeout_policy.action` {} is not a TimeoutAction",
+                        policy.action
+                    )));
+                }
+            },
+        };
+        let abandon_after = match abandon_after {
+            None => DEFAULT_ABANDON_AFTER,
+            Some(value) => {
+                let parsed = duration("abandon_after", Some(value), false)?;
+                if parsed < Duration::from_secs(1) {
+                    return Err(ServiceError::InvalidArgument(
+                        "`abandon_after` is shorter than 1 second; give a duration from 1 second \
+                         to 1 day"
+                            .to_owned(),
+                    ));
+                }
+                parsed
+            }
+        };
+        Ok(Self {
+            time_control,
+            timeout_policy,
+            abandon_after,
+        })
+    }
+
+    pub fn time_control_proto(&self) -> pb::TimeControl {
+        use pb::time_control::Kind;
+        let kind = match self.time_control {
+            TimeControl::None => Kind::None(pb::NoTimeLimit {}),
+            TimeControl::PerMove {
+                per_move,
+                first_move,
+            } => Kind::PerMove(pb::PerMoveTime {
+                per_move: to_proto_duration(per_move),
+                first_move: to_proto_duration(first_move),
+            }),
+            TimeControl::Fischer { base, increment } => Kind::Fischer(pb::FischerTime {
+                base: to_proto_duration(base),
+                increment: to_proto_duration(increment),
+            }),
+            TimeControl::PerMoveWithBank { per_move, bank } => {
+                Kind::PerMoveWithBank(pb::PerMoveWithBank {
+                    per_move: to_proto_duration(per_move),
+                    bank: to_proto_duration(bank),
+                })
+            }
+        };
+        pb::TimeControl { kind: Some(kind) }
+    }
+
+    pub fn timeout_policy_proto(&self) -> pb::TimeoutPolicy {
+        match self.timeout_policy {
+            TimeoutPolicy::Forfeit => pb::TimeoutPolicy {
+                action: pb::TimeoutAction::Forfeit as i32,
+                forfeit_after: 0,
+            },
+            TimeoutPolicy::PlayDefault { forfeit_after } => pb::TimeoutPolicy {
+                action: pb::TimeoutAction::PlayDefault as i32,
+                forfeit_after,
+            },
+        }
+    }
+
+    pub fn abandon_after_proto(&self) -> Option<prost_types::Duration> {
+        to_proto_duration(self.abandon_after)
+    }
+}
+
+/// A seat's running clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Running {
+    started: SystemTime,
+    deadline: SystemTime,
+}
+
+/// The seats' clocks under one time control.
+#[derive(Clone, Debug)]
+pub struct Clocks {
+    control: TimeControl,
+    /// Per seat: the Fischer time or the bank left, as of its last completed turn.
+    reserve: Vec<Duration>,
+    /// Per seat: turns completed, so the first turn can have its own time.
+    completed: Vec<u32>,
+    running: Vec<Option<Running>>,
+}
+
+impl Clocks {
+    pub fn new(control: TimeControl, seats: usize) -> Self {
+        let reserve = match control {
+            TimeControl::None | TimeControl::PerMove { .. } => Duration::ZERO,
+            TimeControl::Fischer { base, .. } => base,
+            TimeControl::PerMoveWithBank { bank, .. } => bank,
+        };
+        Self {
+            control,
+            reserve: vec![reserve; seats],
+            completed: vec![0; seats],
+            running: vec![None; seats],
+        }
+    }
+
+    pub fn is_timed(&self) -> bool {
+        self.control != TimeControl::None
+    }
+
+    pub fn is_running(&self, seat: Seat) -> bool {
+        self.running[seat.index()].is_some()
+    }
+
+    /// The time the seat gets for its next turn.
+    fn allowance(&self, seat: Seat) -> Duration {
+        let index = seat.index();
+        match self.control {
+            TimeControl::None => Duration::ZERO,
+            TimeControl::PerMove {
+                per_move,
+                first_move,
+            } => {
+                if self.completed[index] == 0 {
+                    first_move
+                } else {
+                    per_move
+                }
+            }
+            TimeControl::Fischer { .. } => self.reserve[index],
+            TimeControl::PerMoveWithBank { per_move, .. } => per_move + self.reserve[index],
+        }
+    }
+
+    /// Starts the seat's clock for a turn.
+    pub fn start(&mut self, seat: Seat, now: SystemTime) {
+        if !self.is_timed() {
+            return;
+        }
+        self.running[seat.index()] = Some(Running {
+            started: now,
+            deadline: now + self.allowance(seat),
+        });
+    }
+
+    /// Stops the seat's clock at the end of its turn, charging the time it used.
+    pub fn stop(&mut self, seat: Seat, now: SystemTime) {
+        let index = seat.index();
+        let Some(running) = self.running[index].take() else {
+            return;
+        };
+        let used = now.duration_since(running.started).unwrap_or_default();
+        self.completed[index] += 1;
+        match self.control {
+            TimeControl::None | TimeControl::PerMove { .. } => {}
+            TimeControl::Fischer { increment, .. } => {
+                self.reserve[index] = self.reserve[index].saturating_sub(used) + increment;
+            }
+            TimeControl::PerMoveWithBank { per_move, .. } => {
+                self.reserve[index] =
+                    self.reserve[index].saturating_sub(used.saturating_sub(per_move));
+            }
+        }
+    }
+
+    /// Stops every clock without charging: the match is over.
+    pub fn stop_all(&mut self) {
+        self.running.iter_mut().for_each(|r| *r = None);
+    }
+
+    /// The seat whose time runs out first, and when.
+    pub fn next_deadline(&self) -> Option<(Seat, SystemTime)> {
+        self.running
+            .iter()
+            .enumerate()
+            .filter_map(|(index, r)| r.map(|r| (Seat(index as u8), r.deadline)))
+            .min_by_key(|(_, deadline)| *deadline)
+    }
+
+    /// Every seat's clock as of `now`, for a TurnStarted event; empty without a clock.
+    pub fn to_proto(&self, now: SystemTime, seats: &[&str]) -> Vec<pb::SeatClock> {
+        if !self.is_timed() {
+            return Vec::new();
+        }
+        seats
+            .iter()
+            .enumerate()
+            .map(|(index, name)| {
+                let running = self.running[index];
+                pb::SeatClock {
+                    seat: (*name).to_owned(),
+                    remaining: to_proto_duration(match running {
+                        Some(r) => r.deadline.duration_since(now).unwrap_or_default(),
+                        None => self.allowance(Seat(index as u8)),
+                    }),
+                    deadline: running.map(|r| r.deadline.into()),
+                }
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SECOND: Duration = Duration::from_secs(1);
+
+    fn at(secs: u64) -> SystemTime {
+        SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000 + secs)
+    }
+
+    #[test]
+    fn per_move_gives_the_first_move_longer() {
+        let mut clocks = Clocks::new(
+            TimeControl::PerMove {
+                per_move: 5 * SECOND,
+                first_move: 30 * SECOND,
+            },
+            2,
+        );
+        clocks.start(Seat(0), at(0));
+        assert_eq!(clocks.next_deadline(), Some((Seat(0), at(30))));
+        clocks.stop(Seat(0), at(29));
+        clocks.start(Seat(0), at(40));
+        assert_eq!(clocks.next_deadline(), Some((Seat(0), at(45))));
+    }
+
+    #[test]
+    fn fischer_charges_the_time_used_and_adds_the_increment() {
+        let mut clocks = Clocks::new(
+            TimeControl::Fischer {
+                base: 60 * SECOND,
+                increment: 2 * SECOND,
+            },
+            2,
+        );
+        clocks.start(Seat(1), at(0));
+        clocks.stop(Seat(1), at(10));
+        clocks.start(Seat(1), at(100));
+        assert_eq!(clocks.next_deadline(), Some((Seat(1), at(152))));
+        let shown = clocks.to_proto(at(102), &["first", "second"]);
+        assert_eq!(shown[1].remaining, to_proto_duration(50 * SECOND));
+        assert_eq!(shown[0].remaining, to_proto_duration(60 * SECOND));
+        assert_eq!(shown[0].deadline, None);
+    }
+
+    #[test]
+    fn the_bank_pays_only_for_time_beyond_the_move_time() {
+        let mut clocks = Clocks::new(
+            TimeControl::PerMoveWithBank {
+                per_move: 10 * SECOND,
+                bank: 20 * SECOND,
+            },
+            2,
+        );
+        clocks.start(Seat(0), at(0));
+        assert_eq!(clocks.next_deadline(), Some((Seat(0), at(30))));
+        clocks.stop(Seat(0), at(8));
+        clocks.start(Seat(0), at(10));
+        clocks.stop(Seat(0), at(25));
+        clocks.start(Seat(0), at(30));
+        assert_eq!(clocks.next_deadline(), Some((Seat(0), at(55))));
+    }
+
+    #[test]
+    fn hosting_options_refuse_what_cannot_be_timed() {
+        let fischer = |base: i64| pb::TimeControl {
+            kind: Some(pb::time_control::Kind::Fischer(pb::FischerTime {
+                base: Some(prost_types::Duration {
+                    seconds: base,
+                    nanos: 0,
+                }),
+                increment: None,
+            })),
+        };
+        assert!(Hosting::from_proto(Some(&fischer(0)), None, None).is_err());
+        assert!(Hosting::from_proto(Some(&fischer(-5)), None, None).is_err());
+        assert!(Hosting::from_proto(Some(&fischer(90_000)), None, None).is_err());
+        let hosting = Hosting::from_proto(Some(&fischer(300)), None, None).unwrap();
+        assert_eq!(
+            Hosting::from_proto(
+                Some(&hosting.time_control_proto()),
+                Some(&hosting.timeout_policy_proto()),
+                hosting.abandon_after_proto().as_ref()
+            )
+            .unwrap(),
+            hosting
+        );
+        let bad_policy = pb::TimeoutPolicy {
+            action: 9,
+            forfeit_after: 0,
+        };
+        assert!(Hosting::from_proto(None, Some(&bad_policy), None).is_err());
+    }
+}
