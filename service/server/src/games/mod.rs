@@ -287,8 +287,9 @@ impl<G: ProtoMapping> HostedGame for Hosted<G> {
         };
         let action_visibility = self.game.action_visibility(seat, &action);
         let applied = self.game.apply(seat, &action);
-        // A refused action leaves the game as it was, but forgetting costs nothing next to
-        // trusting that of every engine.
+        // Engines promise that a refused action changes nothing; forgetting anyway keeps what
+        // is remembered right even for an engine that broke that promise, at no cost worth
+        // saving (a listed action is rarely refused).
         self.state_changed();
         let emitted = applied?;
         Ok(Played {
