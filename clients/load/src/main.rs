@@ -12,7 +12,8 @@
 //!    (a finished match is replaced by a new one). Every `SubmitAction` round trip is recorded.
 //!
 //! It prints accepted actions per second, the round-trip percentiles and their ratios to the
-//! floor. Each phase is bounded by a count or by the duration, so the run ends by itself.
+//! floor, and with `--server-pid` the server's CPU time per accepted action, which stays
+//! comparable when other work shares the machine. Each phase is bounded by a count or by the duration, so the run ends by itself.
 //!
 //! Connections: bots share HTTP/2 connections, `--bots-per-connection` to each (calls are
 //! multiplexed as streams), so a thousand matches need twenty connections rather than two
@@ -59,7 +60,8 @@ struct Args {
     /// Sequential pings measured for the floor; the concurrent floor makes at least as many.
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..))]
     pings: u32,
-    /// The server's process id, to read its resident memory from /proc (same machine only).
+    /// The server's process id, to read its resident memory and CPU time from /proc (same
+    /// machine only).
     #[arg(long)]
     server_pid: Option<u32>,
     /// Idle matches created to measure memory per match (with --server-pid).
@@ -129,6 +131,7 @@ async fn run(args: &Args) -> Result<bool, String> {
     let concurrent = ping_concurrent((0..matches).map(connection_of), per_caller).await?;
     concurrent.print(&format!("ping, {matches} concurrent callers"));
 
+    let cpu_before = args.server_pid.map(server_cpu).transpose()?;
     let load = play_matches(
         (0..matches).map(connection_of),
         &args.variant,
@@ -136,6 +139,10 @@ async fn run(args: &Args) -> Result<bool, String> {
         args.seed,
     )
     .await;
+    let cpu_used = match (args.server_pid, cpu_before) {
+        (Some(pid), Some(before)) => Some(server_cpu(pid)?.saturating_sub(before)),
+        _ => None,
+    };
     println!(
         "play: {} accepted actions in {:.2} s = {:.0} actions/s; {} matches finished, {} \
          submissions refused as stale, {} failed",
@@ -148,6 +155,15 @@ async fn run(args: &Args) -> Result<bool, String> {
     );
     for failure in load.failures.iter().take(5) {
         println!("  failed: {failure}");
+    }
+    if let Some(cpu) = cpu_used {
+        // CPU time, unlike round trips, does not grow when other processes share the cores.
+        println!(
+            "server CPU during play: {:.2} s = {:.2} cores; {:.1} us per accepted action",
+            cpu.as_secs_f64(),
+            cpu.as_secs_f64() / load.elapsed.as_secs_f64(),
+            cpu.as_secs_f64() * 1e6 / load.accepted.max(1) as f64,
+        );
     }
     let submit = Timings {
         round_trips: load.submit,
@@ -304,6 +320,25 @@ fn resident_kib(pid: u32) -> Result<u64, String> {
         .find_map(|line| line.strip_prefix("VmRSS:"))
         .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok())
         .ok_or_else(|| format!("no VmRSS line in {path}"))
+}
+
+/// The CPU time (user and system) process `pid` has used so far, from /proc/<pid>/stat.
+fn server_cpu(pid: u32) -> Result<Duration, String> {
+    let path = format!("/proc/{pid}/stat");
+    let stat = fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    // The command name (field 2) may hold spaces; the fields after its closing parenthesis
+    // start at field 3, so utime and stime (fields 14 and 15) are the 12th and 13th there.
+    let (_, fields) = stat
+        .rsplit_once(')')
+        .ok_or_else(|| format!("{path} has no command name"))?;
+    let ticks: u64 = fields
+        .split_whitespace()
+        .skip(11)
+        .take(2)
+        .map(|field| field.parse::<u64>().map_err(|e| format!("{path}: {e}")))
+        .sum::<Result<_, _>>()?;
+    // Linux reports these in clock ticks of USER_HZ, which is 100 on every architecture.
+    Ok(Duration::from_millis(ticks * 10))
 }
 
 /// Server memory before and after `count` matches are created and seated, with nobody acting.

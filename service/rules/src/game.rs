@@ -255,6 +255,16 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + Sized + 'static {
     /// The canonical notation of a legal action in the current state.
     fn format_action(&self, seat: Seat, action: &Self::Action) -> String;
 
+    /// The canonical notations of legal actions of `seat`, in order: exactly what
+    /// `format_action` gives for each. A game whose notation of one action depends on the other
+    /// legal actions (disambiguation) overrides it to work that out once for the whole list.
+    fn format_actions(&self, seat: Seat, actions: &[Self::Action]) -> Vec<String> {
+        actions
+            .iter()
+            .map(|action| self.format_action(seat, action))
+            .collect()
+    }
+
     /// Reads notation. Unreadable text is `MalformedNotation`; readable text that names no legal
     /// action is `IllegalAction`.
     fn parse_action(&self, seat: Seat, text: &str) -> Result<Self::Action, RuleError>;

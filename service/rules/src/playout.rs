@@ -35,7 +35,8 @@ pub fn random_playout<G: Game>(game: G, rng: &mut Rng, max_actions: usize) -> Pl
 
 /// Plays like [`random_playout`] while checking the contract of [`Game`] at every step:
 /// turn and outcome agree, only seats to act have actions, refusals change nothing, notation
-/// round-trips, and replaying the log rebuilds an equal state. Panics on the first breach.
+/// round-trips and reads the same formatted alone or with the whole list, and replaying the log
+/// rebuilds an equal state. Panics on the first breach.
 pub fn checked_random_playout<G: Game>(
     setup: &SetupSpec,
     rng: &mut Rng,
@@ -80,6 +81,15 @@ pub fn checked_random_playout<G: Game>(
             assert_eq!(err.kind, RuleErrorKind::NotYourTurn);
             assert_eq!(game, before, "a refused action changed the state");
         }
+        let one_by_one: Vec<String> = legal
+            .iter()
+            .map(|action| game.format_action(seat, action))
+            .collect();
+        assert_eq!(
+            game.format_actions(seat, &legal),
+            one_by_one,
+            "formatting the legal actions together differs from one by one"
+        );
         let action = rng.pick(&legal).clone();
         let notation = game.format_action(seat, &action);
         let parsed = game

@@ -970,6 +970,10 @@ impl Game for SoccerChess {
         notation::format(self, seat, action)
     }
 
+    fn format_actions(&self, seat: Seat, actions: &[Action]) -> Vec<String> {
+        notation::format_all(self, seat, actions)
+    }
+
     fn parse_action(&self, seat: Seat, text: &str) -> Result<Action, RuleError> {
         notation::parse(self, seat, text)
     }

@@ -10,12 +10,42 @@ const DEFAULT_FORMATION: &str = "default";
 
 /// The canonical notation of an action of `seat` in the current state.
 pub(super) fn format(game: &SoccerChess, seat: Seat, action: &Action) -> String {
+    format_with(game, seat, action, &|rival, relocated| {
+        game.piece_actions(rival).contains(relocated)
+    })
+}
+
+/// The canonical notations of many actions of `seat`, as [`format`] gives them one by one.
+/// Disambiguation asks which other pieces could make the same move; their moves are generated
+/// once here for the whole list instead of again for every action.
+pub(super) fn format_all(game: &SoccerChess, seat: Seat, actions: &[Action]) -> Vec<String> {
+    let movable: Vec<Action> = game
+        .movable_pieces(seat)
+        .flat_map(|id| game.piece_actions(id))
+        .collect();
+    // A piece's moves and kicks all start from its own square, so among every movable piece's
+    // actions, one that starts on a rival's square is that rival's.
+    let could = |_rival: u32, relocated: &Action| movable.contains(relocated);
+    actions
+        .iter()
+        .map(|action| format_with(game, seat, action, &could))
+        .collect()
+}
+
+/// Formats `action`; `could(rival, relocated)` says whether piece `rival` could make the same
+/// move or kick, `relocated` to start from its square.
+fn format_with(
+    game: &SoccerChess,
+    seat: Seat,
+    action: &Action,
+    could: &dyn Fn(u32, &Action) -> bool,
+) -> String {
     match *action {
         Action::Place { kind, square } => format!("{}@{square}", kind.symbol()),
         Action::DefaultFormation => DEFAULT_FORMATION.to_owned(),
         Action::EndSet => END_SET.to_owned(),
-        Action::Move { from, to } => piece_action(game, seat, action, from, "", to),
-        Action::Kick { from, target } => piece_action(game, seat, action, from, "x", target),
+        Action::Move { from, to } => piece_action(game, seat, action, from, "", to, could),
+        Action::Kick { from, target } => piece_action(game, seat, action, from, "x", target, could),
     }
 }
 
@@ -28,6 +58,7 @@ fn piece_action(
     from: Square,
     separator: &str,
     destination: Square,
+    could: &dyn Fn(u32, &Action) -> bool,
 ) -> String {
     let Some(id) = game.piece_at(from) else {
         return format!("{from}{separator}{destination}");
@@ -38,16 +69,13 @@ fn piece_action(
         .filter(|other| *other != id && game.pieces[*other as usize].kind == kind)
         .filter_map(|other| {
             let square = game.pieces[other as usize].square?;
-            game.piece_actions(other)
-                .contains(&relocated(action, square))
-                .then_some(square)
+            could(other, &relocated(action, square)).then_some(square)
         })
         .collect();
-    let file_letter = from.to_string()[..1].to_owned();
     let disambiguation = if rivals.is_empty() {
         String::new()
     } else if rivals.iter().all(|sq| sq.file != from.file) {
-        file_letter
+        from.to_string()[..1].to_owned()
     } else if rivals.iter().all(|sq| sq.rank != from.rank) {
         from.rank.to_string()
     } else {

@@ -12,6 +12,7 @@ mod soccer_chess;
 mod xfutebol;
 
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 use pitchmate_proto::v1 as pb;
 use pitchmate_rules::{
@@ -81,9 +82,26 @@ pub trait HostedGame: Send + Sync {
 }
 
 /// Any mapped game, hosted.
+///
+/// Generating moves and formatting notation are the costly part of hosting a game, and a bot
+/// asks for the same state's turn and legal actions several times: it lists them, then names one
+/// (by index, typed or notation), and the actor reads the turn for views and announcements in
+/// between. So the turn and each seat's legal actions are worked out once per state, when first
+/// asked, and forgotten when an action changes the state.
 pub struct Hosted<G: ProtoMapping> {
     game: G,
     info: VariantInfo,
+    turn: OnceLock<Turn>,
+    /// One entry per seat.
+    legal: Vec<OnceLock<SeatActions<G>>>,
+}
+
+/// A seat's legal actions in the current state.
+struct SeatActions<G: ProtoMapping> {
+    actions: Vec<G::Action>,
+    /// The same actions as listed on the wire, typed and in notation; only formatted when a
+    /// listing is asked for, since a bot may name an action without listing them first.
+    listed: OnceLock<Vec<pb::LegalAction>>,
 }
 
 impl<G: ProtoMapping> Hosted<G> {
@@ -92,32 +110,78 @@ impl<G: ProtoMapping> Hosted<G> {
         seed: u64,
         position: Option<String>,
     ) -> Result<Self, RuleError> {
+        let info = G::info();
         Ok(Self {
             game: pitchmate_rules::start::<G>(options, seed, position)?,
-            info: G::info(),
+            legal: info.seats.iter().map(|_| OnceLock::new()).collect(),
+            turn: OnceLock::new(),
+            info,
         })
+    }
+
+    fn current_turn(&self) -> &Turn {
+        self.turn.get_or_init(|| self.game.turn())
+    }
+
+    fn seat_actions(&self, seat: Seat) -> &SeatActions<G> {
+        self.legal[seat.index()].get_or_init(|| SeatActions {
+            actions: self.game.legal_actions(seat),
+            listed: OnceLock::new(),
+        })
+    }
+
+    fn listed(&self, seat: Seat) -> &[pb::LegalAction] {
+        let seat_actions = self.seat_actions(seat);
+        seat_actions.listed.get_or_init(|| {
+            let notations = self.game.format_actions(seat, &seat_actions.actions);
+            seat_actions
+                .actions
+                .iter()
+                .zip(notations)
+                .enumerate()
+                .map(|(index, (action, notation))| pb::LegalAction {
+                    index: index as u32,
+                    action: Some(G::action_to_proto(action)),
+                    notation,
+                })
+                .collect()
+        })
+    }
+
+    /// Forgets what was worked out for the state before a change.
+    fn state_changed(&mut self) {
+        self.turn.take();
+        for seat in &mut self.legal {
+            seat.take();
+        }
     }
 
     fn seat_name(&self, seat: Seat) -> &'static str {
         self.info.seats[seat.index()]
     }
 
-    /// Finds the engine action a choice names, refusing anything not legal now.
-    fn choose(&self, seat: Seat, choice: &ActionChoice) -> Result<G::Action, ServiceError> {
-        let legal = self.game.legal_actions(seat);
+    /// Finds where in the seat's legal actions the action a choice names is, refusing anything
+    /// not legal now.
+    fn choose(&self, seat: Seat, choice: &ActionChoice) -> Result<usize, ServiceError> {
+        let legal = &self.seat_actions(seat).actions;
+        let position = |action: &G::Action| legal.iter().position(|a| a == action);
         match choice {
-            ActionChoice::Index(index) => legal.get(*index as usize).cloned().ok_or_else(|| {
-                ServiceError::InvalidArgument(format!(
+            ActionChoice::Index(index) => {
+                let index = *index as usize;
+                if index < legal.len() {
+                    return Ok(index);
+                }
+                Err(ServiceError::InvalidArgument(format!(
                     "action index {index} is out of range: there are {} legal actions (indexes \
                      0..{}); fetch them with GetLegalActions",
                     legal.len(),
                     legal.len()
-                ))
-            }),
+                )))
+            }
             ActionChoice::Typed(typed) => {
                 let action = G::action_from_proto(typed)?;
-                if legal.contains(&action) {
-                    return Ok(action);
+                if let Some(index) = position(&action) {
+                    return Ok(index);
                 }
                 // The engine knows why the action is refused; ask it on a copy (a refusal
                 // changes nothing, but `apply` needs a mutable game).
@@ -127,24 +191,34 @@ impl<G: ProtoMapping> Hosted<G> {
                 };
                 Err(ServiceError::IllegalAction(format!(
                     "{why}; {}",
-                    self.legal_summary(seat, &legal)
+                    self.legal_summary(seat, legal)
                 )))
             }
-            ActionChoice::Notation(text) => match self.game.parse_action(seat, text) {
-                Ok(action) if legal.contains(&action) => Ok(action),
-                Ok(_) => Err(ServiceError::IllegalAction(format!(
-                    "`{text}` is not legal now; {}",
-                    self.legal_summary(seat, &legal)
-                ))),
-                Err(error) => {
-                    let mut error = ServiceError::from(error);
-                    if let ServiceError::IllegalAction(message) = &mut error {
-                        message.push_str("; ");
-                        message.push_str(&self.legal_summary(seat, &legal));
-                    }
-                    Err(error)
+            ActionChoice::Notation(text) => {
+                // A bot that listed the actions usually sends back a canonical notation from
+                // the list: found there, it needs no parsing.
+                let listed = self.seat_actions(seat).listed.get();
+                if let Some(index) = listed.and_then(|l| l.iter().position(|a| a.notation == *text))
+                {
+                    return Ok(index);
                 }
-            },
+                match self.game.parse_action(seat, text) {
+                    Ok(action) => position(&action).ok_or_else(|| {
+                        ServiceError::IllegalAction(format!(
+                            "`{text}` is not legal now; {}",
+                            self.legal_summary(seat, legal)
+                        ))
+                    }),
+                    Err(error) => {
+                        let mut error = ServiceError::from(error);
+                        if let ServiceError::IllegalAction(message) = &mut error {
+                            message.push_str("; ");
+                            message.push_str(&self.legal_summary(seat, legal));
+                        }
+                        Err(error)
+                    }
+                }
+            }
         }
     }
 
@@ -181,27 +255,17 @@ impl<G: ProtoMapping> HostedGame for Hosted<G> {
     }
 
     fn turn(&self) -> Turn {
-        self.game.turn()
+        self.current_turn().clone()
     }
 
     fn legal_actions(&self, seat: Seat) -> Vec<pb::LegalAction> {
-        self.game
-            .legal_actions(seat)
-            .iter()
-            .enumerate()
-            .map(|(index, action)| pb::LegalAction {
-                index: index as u32,
-                action: Some(G::action_to_proto(action)),
-                notation: self.game.format_action(seat, action),
-            })
-            .collect()
+        self.listed(seat).to_vec()
     }
 
     fn play(&mut self, seat: Seat, choice: &ActionChoice) -> Result<Played, ServiceError> {
-        if !self.game.turn().is_to_act(seat) {
+        if !self.current_turn().is_to_act(seat) {
             let to_act: Vec<&str> = self
-                .game
-                .turn()
+                .current_turn()
                 .to_act
                 .iter()
                 .map(|s| self.seat_name(*s))
@@ -216,10 +280,20 @@ impl<G: ProtoMapping> HostedGame for Hosted<G> {
                 }
             )));
         }
-        let action = self.choose(seat, choice)?;
-        let notation = self.game.format_action(seat, &action);
+        let index = self.choose(seat, choice)?;
+        let seat_actions = self.seat_actions(seat);
+        let action = seat_actions.actions[index].clone();
+        let notation = match seat_actions.listed.get() {
+            Some(listed) => listed[index].notation.clone(),
+            None => self.game.format_action(seat, &action),
+        };
         let action_visibility = self.game.action_visibility(seat, &action);
-        let emitted = self.game.apply(seat, &action)?;
+        let applied = self.game.apply(seat, &action);
+        // Engines promise that a refused action changes nothing; forgetting anyway keeps what
+        // is remembered right even for an engine that broke that promise, at no cost worth
+        // saving (a listed action is rarely refused).
+        self.state_changed();
+        let emitted = applied?;
         Ok(Played {
             action: G::action_to_proto(&action),
             notation,
@@ -239,7 +313,7 @@ impl<G: ProtoMapping> HostedGame for Hosted<G> {
                 &self.game.board(viewer),
                 &self.info.seats,
             )),
-            turn: Some(turn_to_proto(&self.game.turn(), &self.info.seats)),
+            turn: Some(turn_to_proto(self.current_turn(), &self.info.seats)),
             scores: convert::scores_to_proto(&self.game.scores(), &self.info.seats),
             position: if self.info.hidden_information {
                 String::new()
@@ -337,5 +411,65 @@ impl GameRegistry {
                 id: variant_id.to_owned(),
                 known: self.variants().map(|v| v.id).collect::<Vec<_>>().join(", "),
             })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use pitchmate_rules::soccer_chess::SoccerChess;
+
+    use super::*;
+
+    /// A seat's listing worked out from the engine alone, as if nothing were remembered.
+    fn listed_afresh<G: ProtoMapping>(hosted: &Hosted<G>, seat: Seat) -> Vec<pb::LegalAction> {
+        hosted
+            .game
+            .legal_actions(seat)
+            .iter()
+            .enumerate()
+            .map(|(index, action)| pb::LegalAction {
+                index: index as u32,
+                action: Some(G::action_to_proto(action)),
+                notation: hosted.game.format_action(seat, action),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn turns_and_listings_follow_every_action() {
+        let mut hosted = Hosted::<SoccerChess>::start(&BTreeMap::new(), 7, None).unwrap();
+        let seats = (0..hosted.info.seats.len() as u8).map(Seat);
+        let mut played = 0;
+        while hosted.outcome().is_none() && played < 400 {
+            let seat = hosted.turn().to_act[0];
+            let engine_legal = hosted.game.legal_actions(seat);
+            let pick = played * 7 % engine_legal.len();
+            // Every fourth action is named by index without listing first: the notation is
+            // then formatted on its own.
+            let (choice, expected_notation) = if played % 4 == 3 {
+                let notation = hosted.game.format_action(seat, &engine_legal[pick]);
+                (ActionChoice::Index(pick as u32), notation)
+            } else {
+                assert_eq!(hosted.turn(), hosted.game.turn());
+                for seat in seats.clone() {
+                    assert_eq!(hosted.legal_actions(seat), listed_afresh(&hosted, seat));
+                }
+                let chosen = hosted.legal_actions(seat).swap_remove(pick);
+                let choice = match played % 4 {
+                    0 => ActionChoice::Index(chosen.index),
+                    1 => ActionChoice::Typed(chosen.action.unwrap()),
+                    _ => ActionChoice::Notation(chosen.notation.clone()),
+                };
+                (choice, chosen.notation)
+            };
+            let result = hosted.play(seat, &choice).unwrap();
+            assert_eq!(result.notation, expected_notation);
+            assert_eq!(
+                result.action,
+                SoccerChess::action_to_proto(&engine_legal[pick])
+            );
+            played += 1;
+        }
+        assert!(played > 40, "only {played} actions were played");
     }
 }

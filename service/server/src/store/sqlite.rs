@@ -60,6 +60,9 @@ fn connect(path: &PathBuf) -> Result<Connection, StoreError> {
     connection.pragma_update(None, "journal_mode", "WAL")?;
     connection.pragma_update(None, "synchronous", "FULL")?;
     connection.pragma_update(None, "foreign_keys", true)?;
+    // The hot pages of a thousand live matches' logs stay in memory (64 MiB rather than the
+    // default 2 MiB) instead of being read back from the file for every batch.
+    connection.pragma_update(None, "cache_size", -65_536)?;
     connection.busy_timeout(std::time::Duration::from_secs(5))?;
     Ok(connection)
 }
