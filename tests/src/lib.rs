@@ -48,12 +48,19 @@ impl TestServer {
     /// A server with the built-in default settings (the process environment is not read) and
     /// a fresh data directory of its own, so no test sees another's stored matches.
     pub async fn start() -> Self {
+        Self::start_adjusted(|_| {}).await
+    }
+
+    /// Like [`TestServer::start`], with the settings changed by `adjust` first.
+    pub async fn start_adjusted(adjust: impl FnOnce(&mut Settings)) -> Self {
         let dir = scratch_dir();
         let cli = Cli {
             data_dir: Some(dir.clone()),
             ..Cli::default()
         };
-        let settings = Settings::from_layers(&cli, Default::default()).expect("default settings");
+        let mut settings =
+            Settings::from_layers(&cli, Default::default()).expect("default settings");
+        adjust(&mut settings);
         let mut server = Self::start_with(settings).await;
         server.scratch_dir = Some(dir);
         server

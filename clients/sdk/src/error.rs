@@ -57,11 +57,48 @@ impl ClientError {
             _ => None,
         }
     }
+
+    /// How long the server asked the caller to wait before trying again (`RetryInfo`), if it
+    /// did; a rate-limited call carries it.
+    pub fn retry_delay(&self) -> Option<Duration> {
+        match self {
+            ClientError::Rpc(status) => status
+                .get_error_details()
+                .retry_info()
+                .and_then(|info| info.retry_delay),
+            _ => None,
+        }
+    }
 }
 
 fn describe(status: &tonic::Status) -> String {
     match status.get_error_details().error_info() {
         Some(info) => format!("{:?} {}: {}", status.code(), info.reason, status.message()),
         None => format!("{:?}: {}", status.code(), status.message()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use tonic_types::ErrorDetails;
+
+    use super::*;
+
+    #[test]
+    fn the_retry_delay_is_read_from_retry_info() {
+        let mut details =
+            ErrorDetails::with_error_info("RATE_LIMITED", "pitchmate.dev", HashMap::new());
+        details.set_retry_info(Some(Duration::from_millis(40)));
+        let limited = ClientError::Rpc(tonic::Status::with_error_details(
+            tonic::Code::ResourceExhausted,
+            "slow down",
+            details,
+        ));
+        assert_eq!(limited.reason().as_deref(), Some("RATE_LIMITED"));
+        assert_eq!(limited.retry_delay(), Some(Duration::from_millis(40)));
+        let unavailable = ClientError::Rpc(tonic::Status::unavailable("restarting"));
+        assert_eq!(unavailable.retry_delay(), None);
     }
 }

@@ -1,6 +1,6 @@
 use std::time::Duration;
 
-use crate::bot::Bot;
+use crate::bot::{Bot, Choice};
 use crate::client::{Client, SeatHandle};
 use crate::error::ClientError;
 use crate::pb;
@@ -50,6 +50,9 @@ pub async fn play(
 /// It never acts twice: the client action id is derived from the seat and the version acted on,
 /// so a submission retried after a cut is answered with the original result if the first one
 /// got through, and refused as stale if the match has moved on.
+///
+/// A submission refused by the server's rate limit (`RATE_LIMITED`) changed nothing; it is made
+/// again after the delay the server gives in its `RetryInfo`.
 pub async fn play_with(
     client: &Client,
     seat: &SeatHandle,
@@ -146,10 +149,7 @@ async fn take_turn(
         let view = legal.view.unwrap_or_default();
         let choice = bot.choose(&view, &legal.actions);
         let client_action_id = format!("{}@{}", seat.seat, legal.version);
-        match client
-            .submit(seat, legal.version, &client_action_id, choice)
-            .await
-        {
+        match submit_when_allowed(client, seat, legal.version, &client_action_id, choice).await {
             Ok(_) => {}
             // Someone else acted first (a simultaneous phase, or an old event): look again.
             Err(e)
@@ -166,3 +166,30 @@ async fn take_turn(
         }
     }
 }
+
+/// Submits, waiting out the server's rate limit as often as it asks: a rate-limited call
+/// changed nothing, so the same submission is made again after the delay the server gave.
+async fn submit_when_allowed(
+    client: &Client,
+    seat: &SeatHandle,
+    version: u64,
+    client_action_id: &str,
+    choice: Choice,
+) -> Result<pb::SubmitActionResponse, ClientError> {
+    loop {
+        match client
+            .submit(seat, version, client_action_id, choice.clone())
+            .await
+        {
+            Err(e) if e.reason().as_deref() == Some("RATE_LIMITED") => {
+                let delay = e.retry_delay().unwrap_or(RATE_LIMIT_FALLBACK_DELAY);
+                tracing::debug!(seat = %seat.seat, ?delay, "rate limited; waiting");
+                tokio::time::sleep(delay).await;
+            }
+            outcome => return outcome,
+        }
+    }
+}
+
+/// The wait after a rate-limited call that did not say how long to wait.
+const RATE_LIMIT_FALLBACK_DELAY: Duration = Duration::from_millis(100);

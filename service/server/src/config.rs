@@ -81,6 +81,17 @@ pub struct StreamSettings {
 pub struct LimitSettings {
     /// Commands queued per match before handlers wait for its actor.
     pub match_commands: usize,
+    /// Spectator streams one match serves at once; one more is refused. Streams opened with a
+    /// seat token do not count, so spectators can never lock a player out of its own match.
+    pub watchers_per_match: usize,
+    /// The largest request message accepted, in bytes (encoded protobuf).
+    pub max_request_bytes: usize,
+    /// The largest response message sent, in bytes (encoded protobuf).
+    pub max_response_bytes: usize,
+    /// Acting calls a seat token may make per second, on average; 0 lifts the limit.
+    pub actions_per_second: u32,
+    /// Acting calls a seat token may make in a burst above the average rate.
+    pub action_burst: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -111,6 +122,11 @@ impl Settings {
             .set_default("stream.live_capacity", 1024)?
             .set_default("stream.heartbeat_secs", 15)?
             .set_default("limits.match_commands", 64)?
+            .set_default("limits.watchers_per_match", 256)?
+            .set_default("limits.max_request_bytes", 64 * 1024)?
+            .set_default("limits.max_response_bytes", 16 * 1024 * 1024)?
+            .set_default("limits.actions_per_second", 1000)?
+            .set_default("limits.action_burst", 2000)?
             .set_default("store.url", "")?;
         if let Some(path) = &cli.config {
             builder = builder.add_source(File::from(path.as_path()).format(FileFormat::Toml));
@@ -149,6 +165,10 @@ impl Settings {
             ("stream.live_capacity", self.stream.live_capacity),
             ("stream.heartbeat_secs", self.stream.heartbeat_secs as usize),
             ("limits.match_commands", self.limits.match_commands),
+            ("limits.watchers_per_match", self.limits.watchers_per_match),
+            ("limits.max_request_bytes", self.limits.max_request_bytes),
+            ("limits.max_response_bytes", self.limits.max_response_bytes),
+            ("limits.action_burst", self.limits.action_burst as usize),
         ];
         let url = &self.store.url;
         if !(url.is_empty() || url.starts_with("postgres://") || url.starts_with("postgresql://")) {
@@ -196,6 +216,9 @@ mod tests {
         assert_eq!(settings.log.filter, "info");
         assert_eq!(settings.stream.heartbeat_secs, 15);
         assert_eq!(settings.store.url, "", "SQLite in the data directory");
+        assert_eq!(settings.limits.watchers_per_match, 256);
+        assert_eq!(settings.limits.max_request_bytes, 64 * 1024);
+        assert_eq!(settings.limits.actions_per_second, 1000);
     }
 
     #[test]
@@ -283,6 +306,9 @@ mod tests {
             env(&[("PITCHMATE__STREAM__WATCHER_BUFFER", "0")]),
             env(&[("PITCHMATE__NO_SUCH_SETTING", "1")]),
             env(&[("PITCHMATE__STORE__URL", "mysql://db/pitchmate")]),
+            env(&[("PITCHMATE__LIMITS__WATCHERS_PER_MATCH", "0")]),
+            env(&[("PITCHMATE__LIMITS__ACTION_BURST", "0")]),
+            env(&[("PITCHMATE__LIMITS__ACTIONS_PER_SECOND", "-1")]),
         ] {
             assert!(
                 Settings::from_layers(&Cli::default(), environment.clone()).is_err(),

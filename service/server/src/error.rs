@@ -3,6 +3,7 @@
 //! can act on.
 
 use std::collections::HashMap;
+use std::time::Duration;
 
 use pitchmate_rules::{RuleError, RuleErrorKind};
 use thiserror::Error;
@@ -75,6 +76,16 @@ pub enum ServiceError {
     AbortTooLate,
     #[error("{0}")]
     OpponentConnected(String),
+    #[error(
+        "match `{match_id}` already serves its limit of {limit} spectator streams; retry later \
+         or watch with a seat token"
+    )]
+    WatcherLimit { match_id: String, limit: usize },
+    #[error(
+        "this seat token is acting faster than the server allows; retry in {} ms",
+        retry_after.as_millis()
+    )]
+    RateLimited { retry_after: Duration },
 }
 
 impl ServiceError {
@@ -104,6 +115,8 @@ impl ServiceError {
             Self::NoDrawOffer => "NO_DRAW_OFFER",
             Self::AbortTooLate => "ABORT_TOO_LATE",
             Self::OpponentConnected(_) => "OPPONENT_CONNECTED",
+            Self::WatcherLimit { .. } => "WATCHER_LIMIT",
+            Self::RateLimited { .. } => "RATE_LIMITED",
         }
     }
 
@@ -129,6 +142,7 @@ impl ServiceError {
             Self::Unauthenticated(_) | Self::InvalidSeatToken(_) => Code::Unauthenticated,
             Self::Unavailable(_) | Self::StoreUnavailable(_) => Code::Unavailable,
             Self::MatchNotRebuildable { .. } => Code::Internal,
+            Self::WatcherLimit { .. } | Self::RateLimited { .. } => Code::ResourceExhausted,
         }
     }
 
@@ -144,6 +158,10 @@ impl ServiceError {
             | Self::MatchNotRebuildable { match_id: id, .. } => {
                 HashMap::from([("match_id".to_owned(), id.clone())])
             }
+            Self::WatcherLimit { match_id, limit } => HashMap::from([
+                ("match_id".to_owned(), match_id.clone()),
+                ("limit".to_owned(), limit.to_string()),
+            ]),
             Self::UnknownVariant { id, .. } | Self::DrawNotPossible(id) => {
                 HashMap::from([("variant_id".to_owned(), id.clone())])
             }
@@ -176,7 +194,11 @@ impl From<RuleError> for ServiceError {
 
 impl From<ServiceError> for Status {
     fn from(error: ServiceError) -> Self {
-        let details = ErrorDetails::with_error_info(error.reason(), ERROR_DOMAIN, error.metadata());
+        let mut details =
+            ErrorDetails::with_error_info(error.reason(), ERROR_DOMAIN, error.metadata());
+        if let ServiceError::RateLimited { retry_after } = &error {
+            details.set_retry_info(Some(*retry_after));
+        }
         Status::with_error_details(error.code(), error.to_string(), details)
     }
 }
@@ -297,6 +319,21 @@ mod tests {
                 Code::Unavailable,
                 "STORE_UNAVAILABLE",
             ),
+            (
+                ServiceError::WatcherLimit {
+                    match_id: "m".into(),
+                    limit: 2,
+                },
+                Code::ResourceExhausted,
+                "WATCHER_LIMIT",
+            ),
+            (
+                ServiceError::RateLimited {
+                    retry_after: Duration::from_millis(250),
+                },
+                Code::ResourceExhausted,
+                "RATE_LIMITED",
+            ),
         ];
         for (error, code, reason) in cases {
             let message = error.to_string();
@@ -320,6 +357,24 @@ mod tests {
         assert_eq!(info.metadata["current_version"], "5");
         assert!(status.message().contains("expected version 3"));
         assert!(status.message().contains("version 5"));
+    }
+
+    #[test]
+    fn rate_limited_carries_the_retry_delay() {
+        let status = Status::from(ServiceError::RateLimited {
+            retry_after: Duration::from_millis(250),
+        });
+        let retry = status.get_details_retry_info().expect("RetryInfo attached");
+        assert_eq!(retry.retry_delay, Some(Duration::from_millis(250)));
+        assert!(status.message().contains("250 ms"));
+        let other = Status::from(ServiceError::WatcherLimit {
+            match_id: "m".into(),
+            limit: 2,
+        });
+        assert!(
+            other.get_details_retry_info().is_none(),
+            "only the rate limit knows when to retry"
+        );
     }
 
     #[test]

@@ -11,10 +11,10 @@ use tokio_stream::StreamExt;
 use tokio_stream::wrappers::TcpListenerStream;
 use tonic::transport::Server;
 
-use crate::api::{MatchApi, ServerApi, VariantApi};
+use crate::api::{ActionRateLimiter, MatchApi, ServerApi, VariantApi};
 use crate::config::Settings;
 use crate::games::GameRegistry;
-use crate::hosting::stream::WatchLimits;
+use crate::hosting::stream::{SpectatorSlots, WatchLimits};
 use crate::hosting::{ActorLimits, MatchRegistry};
 use crate::store::{Store, StoreError};
 
@@ -59,17 +59,26 @@ pub async fn serve(
         .await?,
     );
     let (stopping_sender, stopping) = watch::channel(false);
+    let limits = &settings.limits;
     let match_api = pb::match_service_server::MatchServiceServer::new(MatchApi::new(
         Arc::clone(&registry),
         WatchLimits {
             buffer: settings.stream.watcher_buffer,
             heartbeat: Duration::from_secs(settings.stream.heartbeat_secs),
         },
+        SpectatorSlots::new(limits.watchers_per_match),
+        ActionRateLimiter::new(limits.actions_per_second, limits.action_burst),
         stopping,
-    ));
+    ))
+    .max_decoding_message_size(limits.max_request_bytes)
+    .max_encoding_message_size(limits.max_response_bytes);
     let variant_api =
-        pb::variant_service_server::VariantServiceServer::new(VariantApi::new(registry));
-    let server_api = pb::server_service_server::ServerServiceServer::new(ServerApi::new());
+        pb::variant_service_server::VariantServiceServer::new(VariantApi::new(registry))
+            .max_decoding_message_size(limits.max_request_bytes)
+            .max_encoding_message_size(limits.max_response_bytes);
+    let server_api = pb::server_service_server::ServerServiceServer::new(ServerApi::new())
+        .max_decoding_message_size(limits.max_request_bytes)
+        .max_encoding_message_size(limits.max_response_bytes);
 
     let (health, health_service) = tonic_health::server::health_reporter();
     health

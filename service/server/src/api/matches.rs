@@ -7,11 +7,12 @@ use tokio::sync::watch;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
+use super::rate_limit::ActionRateLimiter;
 use super::{bearer_token, match_id, paging};
 use crate::error::ServiceError;
 use crate::games::ActionChoice;
 use crate::hosting::clock::Hosting;
-use crate::hosting::stream::{StreamItem, WatchLimits, spawn_watcher};
+use crate::hosting::stream::{SpectatorSlots, StreamItem, WatchLimits, spawn_watcher};
 use crate::hosting::{MatchFilter, MatchRegistry, NewMatch, SeatCall, Submission};
 
 /// The longest player name accepted, in characters.
@@ -20,6 +21,8 @@ const MAX_PLAYER_NAME: usize = 64;
 pub struct MatchApi {
     registry: Arc<MatchRegistry>,
     watch_limits: WatchLimits,
+    spectators: SpectatorSlots,
+    action_rate: ActionRateLimiter,
     /// Turns true when the server shuts down, closing every event stream.
     stopping: watch::Receiver<bool>,
 }
@@ -28,13 +31,30 @@ impl MatchApi {
     pub fn new(
         registry: Arc<MatchRegistry>,
         watch_limits: WatchLimits,
+        spectators: SpectatorSlots,
+        action_rate: ActionRateLimiter,
         stopping: watch::Receiver<bool>,
     ) -> Self {
         Self {
             registry,
             watch_limits,
+            spectators,
+            action_rate,
             stopping,
         }
+    }
+
+    /// The bearer token of an acting call, after charging it to the token's rate limit. Calls
+    /// without a token are not charged: the match refuses them anyway.
+    fn acting_token(
+        &self,
+        metadata: &tonic::metadata::MetadataMap,
+    ) -> Result<Option<String>, ServiceError> {
+        let token = bearer_token(metadata)?;
+        if let Some(token) = &token {
+            self.action_rate.take(token, tokio::time::Instant::now())?;
+        }
+        Ok(token)
     }
 }
 
@@ -46,7 +66,7 @@ impl MatchApi {
         match_id_field: &str,
         call: SeatCall,
     ) -> Result<pb::Match, ServiceError> {
-        let token = bearer_token(metadata)?;
+        let token = self.acting_token(metadata)?;
         let handle = self.registry.get(match_id(match_id_field)?).await?;
         handle.seat_call(token, call).await
     }
@@ -178,7 +198,7 @@ impl pb::match_service_server::MatchService for MatchApi {
         &self,
         request: Request<pb::SubmitActionRequest>,
     ) -> Result<Response<pb::SubmitActionResponse>, Status> {
-        let token = bearer_token(request.metadata())?;
+        let token = self.acting_token(request.metadata())?;
         let request = request.into_inner();
         let handle = self.registry.get(match_id(&request.match_id)?).await?;
         let choice = match request.choice {
@@ -326,12 +346,17 @@ impl pb::match_service_server::MatchService for MatchApi {
         let token = bearer_token(request.metadata())?;
         let request = request.into_inner();
         let handle = self.registry.get(match_id(&request.match_id)?).await?;
+        let slot = match token {
+            None => Some(self.spectators.claim(&request.match_id)?),
+            Some(_) => None,
+        };
         let subscription = handle.watch(token, request.after_seq).await?;
         let receiver = spawn_watcher(
             handle,
             subscription,
             request.after_seq,
             self.watch_limits,
+            slot,
             self.stopping.clone(),
         );
         Ok(Response::new(ReceiverStream::new(receiver)))

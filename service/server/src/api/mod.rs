@@ -3,10 +3,12 @@
 
 mod matches;
 mod paging;
+mod rate_limit;
 mod server;
 mod variants;
 
 pub use matches::MatchApi;
+pub use rate_limit::ActionRateLimiter;
 pub use server::ServerApi;
 pub use variants::VariantApi;
 

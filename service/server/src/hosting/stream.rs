@@ -5,7 +5,8 @@
 //! drains. When the watcher falls so far behind that the broadcast drops events for it, the
 //! task asks the actor for the missed ones by seq and carries on: nothing lost, nothing twice.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use pitchmate_proto::v1 as pb;
@@ -14,6 +15,7 @@ use tokio::sync::{mpsc, watch};
 
 use super::actor::{MatchHandle, Subscription};
 use super::log::LoggedEvent;
+use crate::error::ServiceError;
 
 pub type StreamItem = Result<pb::StreamMatchEventsResponse, tonic::Status>;
 
@@ -22,6 +24,73 @@ pub type StreamItem = Result<pb::StreamMatchEventsResponse, tonic::Status>;
 pub struct WatchLimits {
     pub buffer: usize,
     pub heartbeat: Duration,
+}
+
+/// Counts the spectator streams open per match, so that a match refuses one beyond its limit.
+pub struct SpectatorSlots {
+    limit: usize,
+    open_by_match: Arc<Mutex<HashMap<String, usize>>>,
+}
+
+/// One open spectator stream; dropping it frees the slot.
+pub struct SpectatorSlot {
+    match_id: String,
+    open_by_match: Arc<Mutex<HashMap<String, usize>>>,
+}
+
+impl SpectatorSlots {
+    pub fn new(limit: usize) -> Self {
+        Self {
+            limit,
+            open_by_match: Arc::default(),
+        }
+    }
+
+    /// Takes a slot of `match_id`, or refuses when all of its slots are taken.
+    pub fn claim(&self, match_id: &str) -> Result<SpectatorSlot, ServiceError> {
+        let mut open_by_match = lock(&self.open_by_match);
+        let open = open_by_match.entry(match_id.to_owned()).or_default();
+        if *open >= self.limit {
+            return Err(ServiceError::WatcherLimit {
+                match_id: match_id.to_owned(),
+                limit: self.limit,
+            });
+        }
+        *open += 1;
+        Ok(SpectatorSlot {
+            match_id: match_id.to_owned(),
+            open_by_match: Arc::clone(&self.open_by_match),
+        })
+    }
+
+    #[cfg(test)]
+    fn open(&self, match_id: &str) -> usize {
+        lock(&self.open_by_match)
+            .get(match_id)
+            .copied()
+            .unwrap_or(0)
+    }
+}
+
+impl Drop for SpectatorSlot {
+    fn drop(&mut self) {
+        let mut open_by_match = lock(&self.open_by_match);
+        if let Some(open) = open_by_match.get_mut(&self.match_id) {
+            *open -= 1;
+            // Matches without spectators take no room.
+            if *open == 0 {
+                open_by_match.remove(&self.match_id);
+            }
+        }
+    }
+}
+
+fn lock(
+    open_by_match: &Mutex<HashMap<String, usize>>,
+) -> std::sync::MutexGuard<'_, HashMap<String, usize>> {
+    open_by_match
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Why forwarding stopped.
@@ -36,12 +105,13 @@ pub enum Finish {
 }
 
 /// Starts the forwarding task; the stream ends after the match ends, when the client leaves,
-/// or when `stopping` turns true.
+/// or when `stopping` turns true. A spectator's `slot` is held until then.
 pub fn spawn_watcher(
     handle: MatchHandle,
     subscription: Subscription,
     after_seq: u64,
     limits: WatchLimits,
+    slot: Option<SpectatorSlot>,
     mut stopping: watch::Receiver<bool>,
 ) -> mpsc::Receiver<StreamItem> {
     let (sender, receiver) = mpsc::channel(limits.buffer);
@@ -51,13 +121,17 @@ pub fn spawn_watcher(
         sent: after_seq,
         viewer: subscription.viewer,
     };
+    let connection = forwarder.sender.clone();
     tokio::spawn(async move {
         tokio::select! {
             finish = forwarder.run(subscription, limits.heartbeat) => {
                 tracing::debug!(?finish, last_seq = forwarder.sent, "watcher finished");
             }
+            // Frees the slot as soon as the client goes, not at the next event or heartbeat.
+            () = connection.closed() => tracing::debug!(finish = ?Finish::ClientLeft, "watcher finished"),
             _ = stopping.wait_for(|stop| *stop) => tracing::debug!("watcher closed for shutdown"),
         }
+        drop(slot);
     });
     receiver
 }
@@ -170,6 +244,20 @@ mod tests {
         }
     }
 
+    #[test]
+    fn spectator_slots_are_counted_per_match_and_freed_on_drop() {
+        let slots = SpectatorSlots::new(2);
+        let first = slots.claim("m").unwrap();
+        let _second = slots.claim("m").unwrap();
+        let refused = slots.claim("m").err().unwrap();
+        assert_eq!(refused.reason(), "WATCHER_LIMIT");
+        let _elsewhere = slots.claim("other").unwrap();
+        drop(first);
+        assert_eq!(slots.open("m"), 1);
+        let _third = slots.claim("m").unwrap();
+        assert_eq!(slots.open("m"), 2);
+    }
+
     #[tokio::test]
     async fn a_lagging_watcher_catches_up_from_the_log() {
         let (store, dir) = crate::store::tests::scratch_store().await;
@@ -202,7 +290,7 @@ mod tests {
             buffer: 1,
             heartbeat: Duration::from_secs(60),
         };
-        let mut receiver = spawn_watcher(handle.clone(), subscription, 0, limits, stopping);
+        let mut receiver = spawn_watcher(handle.clone(), subscription, 0, limits, None, stopping);
 
         // Nobody reads: the forwarder blocks after one event while the live feed, holding two,
         // overflows many times over.
