@@ -58,6 +58,26 @@ pub struct BallView {
     pub possible_holders: Vec<u32>,
 }
 
+impl BallView {
+    /// A ball lying on `square`, nobody holding it.
+    pub fn loose(square: Square) -> Self {
+        Self {
+            square: Some(square),
+            holder: None,
+            possible_holders: Vec::new(),
+        }
+    }
+
+    /// A ball held by piece `holder`, standing on `square`, both known to the viewer.
+    pub fn held(square: Option<Square>, holder: u32) -> Self {
+        Self {
+            square,
+            holder: Some(holder),
+            possible_holders: Vec::new(),
+        }
+    }
+}
+
 /// Everything needed to draw the board for one viewer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardView {

@@ -444,11 +444,7 @@ impl Game for Chessyball {
                     spot: String::new(),
                 })
                 .collect(),
-            ball: Some(BallView {
-                square: Some(self.ball),
-                holder: None,
-                possible_holders: Vec::new(),
-            }),
+            ball: Some(BallView::loose(self.ball)),
         }
     }
 

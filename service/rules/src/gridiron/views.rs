@@ -38,11 +38,7 @@ impl Gridiron {
                 holder: None,
                 possible_holders: vec![fake.passer, fake.partner],
             },
-            _ => BallView {
-                square: Some(self.piece(self.holder).loc.square),
-                holder: Some(self.holder),
-                possible_holders: Vec::new(),
-            },
+            _ => BallView::held(Some(self.piece(self.holder).loc.square), self.holder),
         });
         BoardView {
             files: field::FILES as u8,

@@ -639,11 +639,7 @@ impl Game for KingsGoal {
                 spot: String::new(),
             })
             .collect();
-        let ball = self.holder().map(|h| BallView {
-            square: Some(h.square),
-            holder: Some(h.id),
-            possible_holders: Vec::new(),
-        });
+        let ball = self.holder().map(|h| BallView::held(Some(h.square), h.id));
         BoardView {
             files: 8,
             ranks: 8,

@@ -940,11 +940,7 @@ impl Game for SoccerChess {
             ranks: pitch::RANKS as u8,
             zones: self.zones(),
             pieces,
-            ball: Some(BallView {
-                square: Some(self.ball),
-                holder: None,
-                possible_holders: Vec::new(),
-            }),
+            ball: Some(BallView::loose(self.ball)),
         }
     }
 

@@ -528,16 +528,8 @@ impl Game for XFutebol {
             .collect();
         let ball = match self.ball {
             Ball::Unplaced => None,
-            Ball::Held(id) => Some(BallView {
-                square: self.piece(id).square(),
-                holder: Some(id),
-                possible_holders: Vec::new(),
-            }),
-            Ball::Loose(square) => Some(BallView {
-                square: Some(square),
-                holder: None,
-                possible_holders: Vec::new(),
-            }),
+            Ball::Held(id) => Some(BallView::held(self.piece(id).square(), id)),
+            Ball::Loose(square) => Some(BallView::loose(square)),
         };
         BoardView {
             files: FILES as u8,
