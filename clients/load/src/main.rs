@@ -8,8 +8,11 @@
 //! 2. the floor: the round trip of `ServerService.Ping`, first one call at a time, then from as
 //!    many concurrent callers as there will be matches;
 //! 3. the load: `--matches` matches played at once for `--duration` seconds, each by two random
-//!    bots that ask `GetLegalActions` and act with `SubmitAction` only when their seat is to act
-//!    (a finished match is replaced by a new one). Every `SubmitAction` round trip is recorded.
+//!    bots (a finished match is replaced by a new one). With `--turns stream` (the default) each
+//!    bot follows its seat's event stream with `include_legal_actions` and answers every
+//!    `your_turn` prompt with `SubmitAction`; with `--turns poll` it asks `GetLegalActions`
+//!    instead, for whichever seat the last answer said is to act. Every `SubmitAction` round
+//!    trip is recorded.
 //!
 //! It prints accepted actions per second, the round-trip percentiles and their ratios to the
 //! floor, and with `--server-pid` the server's CPU time per accepted action, which stays
@@ -70,6 +73,17 @@ struct Args {
     /// Seeds the bots' choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// How the bots learn that they are to act and what they may do.
+    #[arg(long, value_enum, default_value_t = Turns::Stream)]
+    turns: Turns,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Turns {
+    /// Each bot follows its seat's event stream, which prompts it with the legal actions.
+    Stream,
+    /// Each bot polls `GetLegalActions` (which also sends the view) and opens no stream.
+    Poll,
 }
 
 /// A call that takes longer than this counts as failed; it also bounds how long the run can
@@ -103,13 +117,15 @@ async fn run(args: &Args) -> Result<bool, String> {
     // Match i and its two bots use connection i / matches_per_connection.
     let connection_of = |i: usize| connections[i / matches_per_connection].clone();
     println!(
-        "server {}, variant {}, {} matches on {} connections (up to {} bots per connection), {} s",
+        "server {}, variant {}, {} matches on {} connections (up to {} bots per connection), {} \
+         s, turns by {:?}",
         args.server,
         args.variant,
         matches,
         connections.len(),
         matches_per_connection * 2,
         args.duration,
+        args.turns,
     );
 
     if let Some(pid) = args.server_pid {
@@ -137,6 +153,7 @@ async fn run(args: &Args) -> Result<bool, String> {
         &args.variant,
         Duration::from_secs(args.duration),
         args.seed,
+        args.turns,
     )
     .await;
     let cpu_used = match (args.server_pid, cpu_before) {
@@ -170,16 +187,25 @@ async fn run(args: &Args) -> Result<bool, String> {
         elapsed: load.elapsed,
     };
     submit.print("SubmitAction");
-    let legal_kib = load.legal_bytes as f64 / load.legal.len().max(1) as f64 / 1024.0;
-    Timings {
-        round_trips: load.legal,
-        elapsed: load.elapsed,
+    match args.turns {
+        Turns::Poll => {
+            let legal_kib = load.legal_bytes as f64 / load.legal.len().max(1) as f64 / 1024.0;
+            Timings {
+                round_trips: load.legal,
+                elapsed: load.elapsed,
+            }
+            .print("GetLegalActions");
+            println!(
+                "GetLegalActions answers average {legal_kib:.1} KiB (the view and every legal \
+                 action, typed and in notation)"
+            );
+        }
+        Turns::Stream => println!(
+            "{} prompts answered ({} per accepted action)",
+            load.prompts,
+            load.prompts as f64 / load.accepted.max(1) as f64
+        ),
     }
-    .print("GetLegalActions");
-    println!(
-        "GetLegalActions answers average {legal_kib:.1} KiB (the view and every legal action, \
-         typed and in notation)"
-    );
     print_ratios("SubmitAction / concurrent ping", &submit, &concurrent);
     print_ratios("SubmitAction / sequential ping", &submit, &sequential);
     if let Some(pid) = args.server_pid {
@@ -432,6 +458,7 @@ struct Load {
     legal: Histogram<u64>,
     /// Encoded size of every GetLegalActions answer together.
     legal_bytes: u64,
+    prompts: u64,
     failures: Vec<String>,
 }
 
@@ -443,6 +470,31 @@ struct Slot {
     submit: Histogram<u64>,
     legal: Histogram<u64>,
     legal_bytes: u64,
+    prompts: u64,
+}
+
+impl Slot {
+    fn new() -> Self {
+        Self {
+            accepted: 0,
+            stale: 0,
+            finished: 0,
+            submit: histogram(),
+            legal: histogram(),
+            legal_bytes: 0,
+            prompts: 0,
+        }
+    }
+
+    fn add(&mut self, other: Slot) {
+        self.accepted += other.accepted;
+        self.stale += other.stale;
+        self.finished += other.finished;
+        self.submit.add(other.submit).expect("same histogram bounds");
+        self.legal.add(other.legal).expect("same histogram bounds");
+        self.legal_bytes += other.legal_bytes;
+        self.prompts += other.prompts;
+    }
 }
 
 async fn play_matches(
@@ -450,6 +502,7 @@ async fn play_matches(
     variant: &str,
     duration: Duration,
     seed: u64,
+    turns: Turns,
 ) -> Load {
     let started = Instant::now();
     let deadline = started + duration;
@@ -457,7 +510,7 @@ async fn play_matches(
     for (i, channel) in slots.enumerate() {
         let variant = variant.to_owned();
         let rng = fastrand::Rng::with_seed(seed.wrapping_add(i as u64));
-        tasks.spawn(play_slot(channel, variant, rng, deadline));
+        tasks.spawn(play_slot(channel, variant, rng, deadline, turns));
     }
     let mut load = Load {
         elapsed: Duration::ZERO,
@@ -467,6 +520,7 @@ async fn play_matches(
         submit: histogram(),
         legal: histogram(),
         legal_bytes: 0,
+        prompts: 0,
         failures: Vec::new(),
     };
     while let Some(joined) = tasks.join_next().await {
@@ -483,6 +537,7 @@ async fn play_matches(
         load.submit.add(slot.submit).expect("same histogram bounds");
         load.legal.add(slot.legal).expect("same histogram bounds");
         load.legal_bytes += slot.legal_bytes;
+        load.prompts += slot.prompts;
         load.failures.extend(failure);
     }
     load.elapsed = started.elapsed();
@@ -496,19 +551,19 @@ async fn play_slot(
     variant: String,
     mut rng: fastrand::Rng,
     deadline: Instant,
+    turns: Turns,
 ) -> (Slot, Option<String>) {
-    let client = MatchServiceClient::new(channel);
-    let mut slot = Slot {
-        accepted: 0,
-        stale: 0,
-        finished: 0,
-        submit: histogram(),
-        legal: histogram(),
-        legal_bytes: 0,
-    };
+    let client = MatchServiceClient::new(channel.clone());
+    let mut slot = Slot::new();
     while Instant::now() < deadline {
         let played = match SeatedMatch::create(&client, &variant).await {
-            Ok(seated) => play_one(&client, &seated, &mut rng, deadline, &mut slot).await,
+            Ok(seated) => match turns {
+                Turns::Poll => play_polling(&client, &seated, &mut rng, deadline, &mut slot).await,
+                Turns::Stream => {
+                    play_prompted(&client, &channel, &seated, &mut rng, deadline, &mut slot)
+                        .await
+                }
+            },
             Err(status) => Err(format!("creating a match: {}", describe(&status))),
         };
         if let Err(failure) = played {
@@ -518,9 +573,177 @@ async fn play_slot(
     (slot, None)
 }
 
+/// Plays `seated` until it ends or `deadline` passes, both seats at once, each from its own
+/// prompted event stream.
+async fn play_prompted(
+    client: &MatchServiceClient<Channel>,
+    channel: &Channel,
+    seated: &SeatedMatch,
+    rng: &mut fastrand::Rng,
+    deadline: Instant,
+    slot: &mut Slot,
+) -> Result<(), String> {
+    // Every variant has two seats.
+    let (first, second) = tokio::join!(
+        play_seat(client.clone(), channel.clone(), seated, 0, rng.u64(..), deadline),
+        play_seat(client.clone(), channel.clone(), seated, 1, rng.u64(..), deadline),
+    );
+    let mut failure = None;
+    for (played, error) in [first, second] {
+        slot.add(played);
+        failure = failure.or(error);
+    }
+    failure.map_or(Ok(()), Err)
+}
+
+/// One seat of a match: answers every prompt on its stream with a random legal action until
+/// the match ends or `deadline` passes.
+async fn play_seat(
+    mut client: MatchServiceClient<Channel>,
+    channel: Channel,
+    seated: &SeatedMatch,
+    seat: usize,
+    seed: u64,
+    deadline: Instant,
+) -> (Slot, Option<String>) {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut slot = Slot::new();
+    let request = seated.as_seat(
+        seat,
+        pb::StreamMatchEventsRequest {
+            match_id: seated.match_id.clone(),
+            after_seq: 0,
+            include_legal_actions: true,
+        },
+    );
+    let mut stream = match lean_prompts(channel, request).await {
+        Ok(stream) => stream,
+        Err(status) => return (slot, Some(format!("StreamMatchEvents: {}", describe(&status)))),
+    };
+    loop {
+        let item = match tokio::time::timeout_at(deadline.into(), stream.message()).await {
+            // Time is up while waiting for the other seat.
+            Err(_) => return (slot, None),
+            Ok(Ok(Some(item))) => item,
+            // The stream closes after the match ended.
+            Ok(Ok(None)) => return (slot, None),
+            Ok(Err(status)) => {
+                return (slot, Some(format!("StreamMatchEvents: {}", describe(&status))));
+            }
+        };
+        let Some(turn) = item.your_turn else {
+            if seat == 0 && item.event.is_some_and(|event| event.match_ended.is_some()) {
+                // Both seats see the end: the first seat counts it.
+                slot.finished += 1;
+            }
+            continue;
+        };
+        if Instant::now() >= deadline {
+            return (slot, None);
+        }
+        slot.prompts += 1;
+        let index = turn.actions[rng.usize(..turn.actions.len())].index;
+        if let Err(failure) = submit(&mut client, seated, seat, turn.version, index, &mut slot).await
+        {
+            return (slot, Some(failure));
+        }
+    }
+}
+
+/// What a load bot reads of its stream: prompts with their version and action indexes, and
+/// whether an event ended the match. Protobuf decoders skip the fields a message does not
+/// declare, so the rest (typed actions, notation, the events' contents) is never built: the
+/// load generator shares the machine with the server and should cost it as little as it can.
+#[derive(Clone, PartialEq, prost::Message)]
+struct LeanItem {
+    #[prost(message, optional, tag = "1")]
+    event: Option<LeanEvent>,
+    #[prost(message, optional, tag = "3")]
+    your_turn: Option<LeanYourTurn>,
+}
+
+#[derive(Clone, PartialEq, prost::Message)]
+struct LeanEvent {
+    /// `MatchEvent.match_ended`.
+    #[prost(message, optional, tag = "16")]
+    match_ended: Option<LeanEmpty>,
+}
+
+#[derive(Clone, PartialEq, prost::Message)]
+struct LeanEmpty {}
+
+#[derive(Clone, PartialEq, prost::Message)]
+struct LeanYourTurn {
+    #[prost(uint64, tag = "1")]
+    version: u64,
+    #[prost(message, repeated, tag = "3")]
+    actions: Vec<LeanLegalAction>,
+}
+
+#[derive(Clone, PartialEq, prost::Message)]
+struct LeanLegalAction {
+    #[prost(uint32, tag = "1")]
+    index: u32,
+}
+
+/// `StreamMatchEvents`, decoded as [`LeanItem`]s.
+async fn lean_prompts(
+    channel: Channel,
+    request: Request<pb::StreamMatchEventsRequest>,
+) -> Result<tonic::Streaming<LeanItem>, Status> {
+    let mut grpc = tonic::client::Grpc::new(channel);
+    grpc.ready()
+        .await
+        .map_err(|e| Status::unavailable(format!("connection not ready: {e}")))?;
+    let path = tonic::codegen::http::uri::PathAndQuery::from_static(
+        "/pitchmate.v1.MatchService/StreamMatchEvents",
+    );
+    let codec = tonic_prost::ProstCodec::<pb::StreamMatchEventsRequest, LeanItem>::default();
+    Ok(grpc.server_streaming(request, path, codec).await?.into_inner())
+}
+
+/// Submits the action at `index` for `seat` at `version`, recording the round trip.
+async fn submit(
+    client: &mut MatchServiceClient<Channel>,
+    seated: &SeatedMatch,
+    seat: usize,
+    version: u64,
+    index: u32,
+    slot: &mut Slot,
+) -> Result<bool, String> {
+    let request = seated.as_seat(
+        seat,
+        pb::SubmitActionRequest {
+            match_id: seated.match_id.clone(),
+            expected_version: version,
+            client_action_id: format!("{}@{}", seated.seats[seat].0, version),
+            choice: Some(pb::submit_action_request::Choice::Index(index)),
+        },
+    );
+    let call = Instant::now();
+    let submitted = client.submit_action(request).await;
+    record(&mut slot.submit, call);
+    match submitted {
+        Ok(response) => {
+            slot.accepted += 1;
+            Ok(response
+                .get_ref()
+                .events
+                .iter()
+                .any(|e| matches!(e.kind, Some(Kind::MatchEnded(_)))))
+        }
+        // Both seats act in a simultaneous phase: the other one may have moved the version.
+        Err(status) if reason(&status).as_deref() == Some("STALE_VERSION") => {
+            slot.stale += 1;
+            Ok(false)
+        }
+        Err(status) => Err(format!("SubmitAction: {}", describe(&status))),
+    }
+}
+
 /// Plays `seated` until it ends or `deadline` passes. A seat acts only when the server lists
 /// legal actions for it; otherwise the turn tells which seat is to act.
-async fn play_one(
+async fn play_polling(
     client: &MatchServiceClient<Channel>,
     seated: &SeatedMatch,
     rng: &mut fastrand::Rng,
@@ -554,34 +777,9 @@ async fn play_one(
             continue;
         }
         let index = legal.actions[rng.usize(..legal.actions.len())].index;
-        let request = seated.as_seat(
-            seat,
-            pb::SubmitActionRequest {
-                match_id: seated.match_id.clone(),
-                expected_version: legal.version,
-                client_action_id: format!("{}@{}", seated.seats[seat].0, legal.version),
-                choice: Some(pb::submit_action_request::Choice::Index(index)),
-            },
-        );
-        let call = Instant::now();
-        let submitted = client.submit_action(request).await;
-        record(&mut slot.submit, call);
-        match submitted {
-            Ok(response) => {
-                slot.accepted += 1;
-                let ended = response
-                    .get_ref()
-                    .events
-                    .iter()
-                    .any(|e| matches!(e.kind, Some(Kind::MatchEnded(_))));
-                if ended {
-                    slot.finished += 1;
-                    return Ok(());
-                }
-            }
-            // Both seats act in a simultaneous phase: the other one may have moved the version.
-            Err(status) if reason(&status).as_deref() == Some("STALE_VERSION") => slot.stale += 1,
-            Err(status) => return Err(format!("SubmitAction: {}", describe(&status))),
+        if submit(&mut client, seated, seat, legal.version, index, slot).await? {
+            slot.finished += 1;
+            return Ok(());
         }
     }
     Ok(())
@@ -601,5 +799,63 @@ fn describe(status: &Status) -> String {
         }
         (code, Some(reason)) => format!("{code:?} {reason}: {}", status.message()),
         (code, None) => format!("{code:?}: {}", status.message()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lean messages must name the same fields as the real ones, or prompts would decode
+    /// as empty and the bench would measure nothing.
+    #[test]
+    fn lean_items_read_what_the_server_sends() {
+        let prompt = pb::StreamMatchEventsResponse {
+            item: Some(pb::stream_match_events_response::Item::YourTurn(
+                pb::YourTurn {
+                    version: 7,
+                    turn: Some(pb::TurnInfo::default()),
+                    actions: (0..3)
+                        .map(|index| pb::LegalAction {
+                            index,
+                            action: None,
+                            notation: format!("move {index}"),
+                        })
+                        .collect(),
+                },
+            )),
+        };
+        let lean = LeanItem::decode(prompt.encode_to_vec().as_slice()).unwrap();
+        let turn = lean.your_turn.unwrap();
+        assert_eq!(turn.version, 7);
+        assert_eq!(
+            turn.actions.iter().map(|a| a.index).collect::<Vec<_>>(),
+            [0, 1, 2]
+        );
+
+        let end = pb::StreamMatchEventsResponse {
+            item: Some(pb::stream_match_events_response::Item::Event(
+                pb::MatchEvent {
+                    seq: 9,
+                    kind: Some(Kind::MatchEnded(pb::MatchEnded::default())),
+                    ..Default::default()
+                },
+            )),
+        };
+        let lean = LeanItem::decode(end.encode_to_vec().as_slice()).unwrap();
+        assert!(lean.event.unwrap().match_ended.is_some());
+        assert!(lean.your_turn.is_none());
+
+        let other = pb::StreamMatchEventsResponse {
+            item: Some(pb::stream_match_events_response::Item::Event(
+                pb::MatchEvent {
+                    seq: 3,
+                    kind: Some(Kind::MatchStarted(pb::MatchStarted {})),
+                    ..Default::default()
+                },
+            )),
+        };
+        let lean = LeanItem::decode(other.encode_to_vec().as_slice()).unwrap();
+        assert!(lean.event.unwrap().match_ended.is_none());
     }
 }

@@ -313,6 +313,7 @@ impl Client {
         let message = pb::StreamMatchEventsRequest {
             match_id: match_id.to_owned(),
             after_seq,
+            include_legal_actions: false,
         };
         let request = match seat {
             Some(seat) => seat.authorize(message)?,

@@ -55,6 +55,28 @@ impl Square {
     }
 }
 
+impl Square {
+    /// The algebraic name, as `to_string` gives it, built without the formatting machinery:
+    /// listing a state's legal actions names hundreds of squares.
+    pub fn name(self) -> String {
+        let mut name = String::with_capacity(4);
+        name.push((b'a' as i8 + self.file - 1) as u8 as char);
+        let rank = self.rank;
+        if rank < 0 {
+            name.push('-');
+        }
+        let rank = rank.unsigned_abs();
+        if rank >= 100 {
+            name.push(char::from(b'0' + rank / 100));
+        }
+        if rank >= 10 {
+            name.push(char::from(b'0' + rank / 10 % 10));
+        }
+        name.push(char::from(b'0' + rank % 10));
+        name
+    }
+}
+
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let letter = (b'a' as i8 + self.file - 1) as u8 as char;
@@ -109,5 +131,15 @@ mod tests {
         assert!(Square::parse("a1").unwrap().is_dark());
         assert!(!Square::parse("b1").unwrap().is_dark());
         assert!(Square::parse("h8").unwrap().is_dark());
+    }
+
+    #[test]
+    fn a_square_name_is_its_display() {
+        for file in 1..=26 {
+            for rank in -1..=120 {
+                let square = Square { file, rank };
+                assert_eq!(square.name(), square.to_string());
+            }
+        }
     }
 }

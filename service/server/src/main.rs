@@ -6,6 +6,11 @@ use clap::Parser;
 use pitchmate_server::config::{Cli, Settings};
 use pitchmate_server::{serve, telemetry};
 
+// Answers and events are many small buffers built and dropped per call; under load glibc's
+// allocator spent about a third of the server's CPU on them (see docs/benchmarks.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[tokio::main]
 async fn main() -> ExitCode {
     let cli = Cli::parse();

@@ -340,6 +340,7 @@ async fn match_and_seat_errors_leave_the_match_unchanged() {
             .stream_match_events(pb::StreamMatchEventsRequest {
                 match_id: id.clone(),
                 after_seq: 1_000,
+                include_legal_actions: false,
             })
             .await,
         Code::InvalidArgument,

@@ -16,6 +16,7 @@ fn watch_request(match_id: &str) -> pb::StreamMatchEventsRequest {
     pb::StreamMatchEventsRequest {
         match_id: match_id.to_owned(),
         after_seq: 0,
+        include_legal_actions: false,
     }
 }
 

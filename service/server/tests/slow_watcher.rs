@@ -28,6 +28,7 @@ async fn a_watcher_that_pauses_reads_everything_gap_free() {
         .stream_match_events(pb::StreamMatchEventsRequest {
             match_id: seated.match_id.clone(),
             after_seq: 0,
+            include_legal_actions: false,
         })
         .await
         .unwrap()

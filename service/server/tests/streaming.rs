@@ -31,6 +31,7 @@ async fn backlog_then_live_events_without_gap_until_the_match_ends() {
             pb::StreamMatchEventsRequest {
                 match_id: seated.match_id.clone(),
                 after_seq: after,
+                include_legal_actions: false,
             },
             seated.token("first"),
         ))
@@ -81,6 +82,7 @@ async fn backlog_then_live_events_without_gap_until_the_match_ends() {
         .stream_match_events(pb::StreamMatchEventsRequest {
             match_id: seated.match_id.clone(),
             after_seq: end.last_seq,
+            include_legal_actions: false,
         })
         .await
         .unwrap()
@@ -103,6 +105,7 @@ async fn a_quiet_stream_sends_heartbeats() {
         .stream_match_events(pb::StreamMatchEventsRequest {
             match_id: created.match_id.clone(),
             after_seq: 0,
+            include_legal_actions: false,
         })
         .await
         .unwrap()
@@ -132,6 +135,7 @@ async fn shutdown_closes_open_streams() {
         .stream_match_events(pb::StreamMatchEventsRequest {
             match_id: created.match_id.clone(),
             after_seq: 0,
+            include_legal_actions: false,
         })
         .await
         .unwrap()

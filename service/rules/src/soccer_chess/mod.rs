@@ -86,8 +86,19 @@ pub enum PieceKind {
     Attacker,
 }
 
+/// A rule a setup placement breaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Misplacement {
+    NoneLeft,
+    OutsideTeamArea,
+    Occupied(PieceKind),
+    KeeperOutsideSmallArea,
+    InSmallArea,
+    BishopsOnOneColour(Square),
+}
+
 /// One atomic action.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
     /// Setup: put one piece on a square of the own team area.
     Place { kind: PieceKind, square: Square },
@@ -390,34 +401,61 @@ impl SoccerChess {
 
     /// Why `seat` may not place a `kind` on `square` now, or `None` when it may.
     fn placement_problem(&self, seat: Seat, kind: PieceKind, square: Square) -> Option<String> {
+        let misplacement = self.misplacement(seat, kind, square, &self.unplaced(seat))?;
         let half = self.half_of(seat);
-        let area = match half {
-            Half::Bottom => "ranks 1-8",
-            Half::Top => "ranks 10-17",
-        };
-        if !self.unplaced(seat).contains(&kind) {
-            return Some(format!("you have no {} left to place", kind.name()));
-        }
-        if !half.team_area_contains(square) {
-            return Some(format!("{square} is outside your team area ({area})"));
-        }
-        if let Some(id) = self.piece_at(square) {
-            let other = self.pieces[id as usize];
-            return Some(format!("{square} already holds a {}", other.kind.name()));
-        }
-        if kind == PieceKind::Keeper && !half.small_area_contains(square) {
-            return Some(format!(
+        Some(match misplacement {
+            Misplacement::NoneLeft => format!("you have no {} left to place", kind.name()),
+            Misplacement::OutsideTeamArea => format!(
+                "{square} is outside your team area ({})",
+                match half {
+                    Half::Bottom => "ranks 1-8",
+                    Half::Top => "ranks 10-17",
+                }
+            ),
+            Misplacement::Occupied(other) => {
+                format!("{square} already holds a {}", other.name())
+            }
+            Misplacement::KeeperOutsideSmallArea => format!(
                 "the keeper must start in your small area (files d-h of {})",
                 match half {
                     Half::Bottom => "ranks 1-2",
                     Half::Top => "ranks 16-17",
                 }
-            ));
+            ),
+            Misplacement::InSmallArea => {
+                format!("{square} is in a small area, where only the keeper may stand")
+            }
+            Misplacement::BishopsOnOneColour(other) => format!(
+                "your other bishop stands on {other}, a square of the same colour as {square}; \
+                 the bishops must start on different colours"
+            ),
+        })
+    }
+
+    /// The rule a placement breaks, if any; `unplaced` is `self.unplaced(seat)`, which listing
+    /// every placement asks once rather than once per square.
+    fn misplacement(
+        &self,
+        seat: Seat,
+        kind: PieceKind,
+        square: Square,
+        unplaced: &[PieceKind],
+    ) -> Option<Misplacement> {
+        let half = self.half_of(seat);
+        if !unplaced.contains(&kind) {
+            return Some(Misplacement::NoneLeft);
+        }
+        if !half.team_area_contains(square) {
+            return Some(Misplacement::OutsideTeamArea);
+        }
+        if let Some(id) = self.piece_at(square) {
+            return Some(Misplacement::Occupied(self.pieces[id as usize].kind));
+        }
+        if kind == PieceKind::Keeper && !half.small_area_contains(square) {
+            return Some(Misplacement::KeeperOutsideSmallArea);
         }
         if kind != PieceKind::Keeper && in_small_area(square) {
-            return Some(format!(
-                "{square} is in a small area, where only the keeper may stand"
-            ));
+            return Some(Misplacement::InSmallArea);
         }
         if kind == PieceKind::Bishop {
             let placed_bishop = Self::team_ids(seat)
@@ -426,10 +464,7 @@ impl SoccerChess {
             if let Some(other) = placed_bishop.and_then(|piece| piece.square)
                 && other.is_dark() == square.is_dark()
             {
-                return Some(format!(
-                    "your other bishop stands on {other}, a square of the same colour as \
-                     {square}; the bishops must start on different colours"
-                ));
+                return Some(Misplacement::BishopsOnOneColour(other));
             }
         }
         None
@@ -447,7 +482,7 @@ impl SoccerChess {
                 continue;
             }
             for square in pitch::all_squares().filter(|sq| half.team_area_contains(*sq)) {
-                if self.placement_problem(seat, kind, square).is_none() {
+                if self.misplacement(seat, kind, square, &unplaced).is_none() {
                     actions.push(Action::Place { kind, square });
                 }
             }

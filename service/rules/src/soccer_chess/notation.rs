@@ -1,5 +1,7 @@
 //! Action notation: the page's own (`Qexi9`, `Bi7`), plus `K@f1`, `default` and `end`.
 
+use std::collections::HashSet;
+
 use super::pitch::{goal_defended_by, on_board};
 use super::{Action, Phase, PieceKind, SoccerChess};
 use crate::game::{Game, RuleError, Seat};
@@ -19,7 +21,8 @@ pub(super) fn format(game: &SoccerChess, seat: Seat, action: &Action) -> String 
 /// Disambiguation asks which other pieces could make the same move; their moves are generated
 /// once here for the whole list instead of again for every action.
 pub(super) fn format_all(game: &SoccerChess, seat: Seat, actions: &[Action]) -> Vec<String> {
-    let movable: Vec<Action> = game
+    // A set: every listed move asks it about each rival of the same kind.
+    let movable: HashSet<Action> = game
         .movable_pieces(seat)
         .flat_map(|id| game.piece_actions(id))
         .collect();

@@ -347,6 +347,14 @@ impl pb::match_service_server::MatchService for MatchApi {
         let request = request.into_inner();
         let handle = self.registry.get(match_id(&request.match_id)?).await?;
         let slot = match token {
+            None if request.include_legal_actions => {
+                return Err(ServiceError::Unauthenticated(
+                    "include_legal_actions prompts a seat: send the seat token JoinMatch \
+                     returned as `authorization: Bearer <token>`, or leave it unset to watch"
+                        .to_owned(),
+                )
+                .into());
+            }
             None => Some(self.spectators.claim(&request.match_id)?),
             Some(_) => None,
         };
@@ -355,6 +363,7 @@ impl pb::match_service_server::MatchService for MatchApi {
             handle,
             subscription,
             request.after_seq,
+            request.include_legal_actions,
             self.watch_limits,
             slot,
             self.stopping.clone(),

@@ -12,7 +12,7 @@ pub fn square_to_proto(square: Square) -> pb::Square {
     pb::Square {
         file: i32::from(square.file),
         rank: i32::from(square.rank),
-        name: square.to_string(),
+        name: square.name(),
     }
 }
 

@@ -131,6 +131,8 @@ pub struct Submission {
 #[derive(Debug)]
 pub struct Subscription {
     pub viewer: Viewer,
+    /// The watching seat's name; `None` for a spectator.
+    pub seat_name: Option<&'static str>,
     pub backlog: Vec<Arc<LoggedEvent>>,
     pub live: broadcast::Receiver<Arc<LoggedEvent>>,
     pub ended: bool,
@@ -218,6 +220,11 @@ pub enum Command {
     EventsAfter {
         after_seq: u64,
         reply: Reply<Vec<Arc<LoggedEvent>>>,
+    },
+    YourTurn {
+        seat: Seat,
+        after_seq: u64,
+        reply: Reply<Option<pb::YourTurn>>,
     },
 }
 
@@ -315,6 +322,34 @@ impl MatchHandle {
     ) -> Result<Vec<Arc<LoggedEvent>>, ServiceError> {
         self.call(|reply| Command::EventsAfter { after_seq, reply })
             .await
+    }
+
+    /// What `seat` needs to act, when it is to act and the newest event is `after_seq` (the
+    /// last one the asking watcher sent); `None` otherwise.
+    pub async fn your_turn(
+        &self,
+        seat: Seat,
+        after_seq: u64,
+    ) -> Result<Option<pb::YourTurn>, ServiceError> {
+        self.call(|reply| Command::YourTurn {
+            seat,
+            after_seq,
+            reply,
+        })
+        .await
+    }
+
+    /// Whether `seat` looks due to act at a version other than `prompted`, once a watcher has
+    /// sent every event up to `sent`: read from the summary, without asking the actor.
+    pub fn may_prompt(&self, seat_name: &str, sent: u64, prompted: Option<u64>) -> bool {
+        let summary = self.summary.borrow();
+        summary.status == pb::MatchStatus::Active as i32
+            && summary.last_seq == sent
+            && prompted != Some(summary.version)
+            && summary
+                .turn
+                .as_ref()
+                .is_some_and(|turn| turn.to_act.iter().any(|s| s == seat_name))
     }
 }
 
@@ -693,12 +728,14 @@ impl MatchActor {
             }),
         };
         self.store.append(append).await?;
+        // The summary first: a watcher that has sent the newest event reads a summary at least
+        // that new, so it can tell when its seat is due to act (see `MatchHandle::may_prompt`).
+        self.publish();
         for event in self.log.after(mark.seq) {
             // No receiver is fine: nobody is watching. Sending never waits: a watcher too far
             // behind is told it lagged and catches up from the log.
             let _ = self.live.send(Arc::clone(event));
         }
-        self.publish();
         Ok(())
     }
 
@@ -778,6 +815,13 @@ impl MatchActor {
             }
             Command::EventsAfter { after_seq, reply } => {
                 let _ = reply.send(Ok(self.log.after(after_seq).to_vec()));
+            }
+            Command::YourTurn {
+                seat,
+                after_seq,
+                reply,
+            } => {
+                let _ = reply.send(Ok(self.your_turn(seat, after_seq)));
             }
         }
         Ok(())
@@ -992,6 +1036,21 @@ impl MatchActor {
         })
     }
 
+    fn your_turn(&self, seat: Seat, after_seq: u64) -> Option<pb::YourTurn> {
+        let due = self.status == pb::MatchStatus::Active
+            && self.log.last_seq() == after_seq
+            && self.game.turn().is_to_act(seat);
+        if !due {
+            return None;
+        }
+        let actions = self.game.legal_actions(seat);
+        (!actions.is_empty()).then(|| pb::YourTurn {
+            version: self.version,
+            turn: Some(self.public_turn()),
+            actions,
+        })
+    }
+
     /// The response, and the answer to store when the submission carries a client action id.
     fn submit(
         &mut self,
@@ -1052,7 +1111,7 @@ impl MatchActor {
             // Playing on declines the opponent's offer.
             self.draw_offer = None;
         }
-        tracing::info!(seat = self.seats[seat.index()].name, notation = %played.notation, "action taken");
+        tracing::debug!(seat = self.seats[seat.index()].name, notation = %played.notation, "action taken");
         self.version += 1;
         self.record(
             played.action_visibility,
@@ -1223,6 +1282,10 @@ impl MatchActor {
         }
         Ok(Subscription {
             viewer,
+            seat_name: match viewer {
+                Viewer::Seat(seat) => Some(self.seats[seat.index()].name),
+                Viewer::Spectator => None,
+            },
             presence: match viewer {
                 Viewer::Seat(seat) => Some(PresenceGuard::open(&self.presence[seat.index()])),
                 Viewer::Spectator => None,

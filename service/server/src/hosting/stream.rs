@@ -4,6 +4,12 @@
 //! task sends the backlog, then the live events, into a small bounded channel the connection
 //! drains. When the watcher falls so far behind that the broadcast drops events for it, the
 //! task asks the actor for the missed ones by seq and carries on: nothing lost, nothing twice.
+//!
+//! A seat's stream can also prompt it: once every event up to the newest has been sent and the
+//! summary says the seat is to act at a version it was not yet prompted for, the task asks the
+//! actor for the seat's legal actions and sends them as `your_turn`. The actor answers only if
+//! nothing happened since the last event sent, so a prompt always follows the events that led
+//! to it; if something did, those events arrive next and the check runs again after them.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -12,6 +18,8 @@ use std::time::Duration;
 use pitchmate_proto::v1 as pb;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::{mpsc, watch};
+
+use pitchmate_rules::{Seat, Viewer};
 
 use super::actor::{MatchHandle, Subscription};
 use super::log::LoggedEvent;
@@ -106,20 +114,31 @@ pub enum Finish {
 
 /// Starts the forwarding task; the stream ends after the match ends, when the client leaves,
 /// or when `stopping` turns true. A spectator's `slot` is held until then.
+/// With `prompt`, a seat's stream also carries `your_turn` prompts (a spectator's never does).
 pub fn spawn_watcher(
     handle: MatchHandle,
     subscription: Subscription,
     after_seq: u64,
+    prompt: bool,
     limits: WatchLimits,
     slot: Option<SpectatorSlot>,
     mut stopping: watch::Receiver<bool>,
 ) -> mpsc::Receiver<StreamItem> {
     let (sender, receiver) = mpsc::channel(limits.buffer);
+    let prompts = match (prompt, subscription.viewer, subscription.seat_name) {
+        (true, Viewer::Seat(seat), Some(seat_name)) => Some(Prompts {
+            seat,
+            seat_name,
+            prompted: None,
+        }),
+        _ => None,
+    };
     let mut forwarder = Forwarder {
         handle,
         sender,
         sent: after_seq,
         viewer: subscription.viewer,
+        prompts,
     };
     let connection = forwarder.sender.clone();
     tokio::spawn(async move {
@@ -141,7 +160,15 @@ struct Forwarder {
     sender: mpsc::Sender<StreamItem>,
     /// The seq of the newest event sent.
     sent: u64,
-    viewer: pitchmate_rules::Viewer,
+    viewer: Viewer,
+    prompts: Option<Prompts>,
+}
+
+/// Whom a stream prompts, and the newest version it prompted at.
+struct Prompts {
+    seat: Seat,
+    seat_name: &'static str,
+    prompted: Option<u64>,
 }
 
 impl Forwarder {
@@ -159,6 +186,9 @@ impl Forwarder {
             // The end was at or before `after_seq`: nothing more will come.
             return Finish::MatchEnded;
         }
+        if let Some(finish) = self.prompt_if_due().await {
+            return finish;
+        }
         loop {
             let received = tokio::time::timeout(heartbeat, live.recv()).await;
             let finish = match received {
@@ -169,10 +199,41 @@ impl Forwarder {
                 Ok(Ok(_)) | Ok(Err(RecvError::Lagged(_))) => self.catch_up().await,
                 Ok(Err(RecvError::Closed)) => Some(Finish::MatchGone),
             };
+            let finish = match finish {
+                Some(finish) => Some(finish),
+                // Also after a heartbeat, which makes it a retry should a prompt ever be missed.
+                None => self.prompt_if_due().await,
+            };
             if let Some(finish) = finish {
                 return finish;
             }
         }
+    }
+
+    /// Sends `your_turn` when the seat is due to act and has not been prompted at this version.
+    async fn prompt_if_due(&mut self) -> Option<Finish> {
+        let prompts = self.prompts.as_mut()?;
+        if !self
+            .handle
+            .may_prompt(prompts.seat_name, self.sent, prompts.prompted)
+        {
+            return None;
+        }
+        let turn = match self.handle.your_turn(prompts.seat, self.sent).await {
+            Ok(Some(turn)) if prompts.prompted != Some(turn.version) => turn,
+            // The match moved on since the summary was read: its events come next.
+            Ok(_) => return None,
+            Err(_) => return Some(Finish::MatchGone),
+        };
+        prompts.prompted = Some(turn.version);
+        let item = pb::StreamMatchEventsResponse {
+            item: Some(pb::stream_match_events_response::Item::YourTurn(turn)),
+        };
+        self.sender
+            .send(Ok(item))
+            .await
+            .err()
+            .map(|_| Finish::ClientLeft)
     }
 
     async fn catch_up(&mut self) -> Option<Finish> {
@@ -290,7 +351,8 @@ mod tests {
             buffer: 1,
             heartbeat: Duration::from_secs(60),
         };
-        let mut receiver = spawn_watcher(handle.clone(), subscription, 0, limits, None, stopping);
+        let mut receiver =
+            spawn_watcher(handle.clone(), subscription, 0, false, limits, None, stopping);
 
         // Nobody reads: the forwarder blocks after one event while the live feed, holding two,
         // overflows many times over.

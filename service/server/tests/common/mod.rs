@@ -284,6 +284,7 @@ pub async fn read_events(
         .stream_match_events(pb::StreamMatchEventsRequest {
             match_id: match_id.to_owned(),
             after_seq,
+            include_legal_actions: false,
         })
         .await
         .expect("stream")
