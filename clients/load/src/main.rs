@@ -490,7 +490,9 @@ impl Slot {
         self.accepted += other.accepted;
         self.stale += other.stale;
         self.finished += other.finished;
-        self.submit.add(other.submit).expect("same histogram bounds");
+        self.submit
+            .add(other.submit)
+            .expect("same histogram bounds");
         self.legal.add(other.legal).expect("same histogram bounds");
         self.legal_bytes += other.legal_bytes;
         self.prompts += other.prompts;
@@ -560,8 +562,7 @@ async fn play_slot(
             Ok(seated) => match turns {
                 Turns::Poll => play_polling(&client, &seated, &mut rng, deadline, &mut slot).await,
                 Turns::Stream => {
-                    play_prompted(&client, &channel, &seated, &mut rng, deadline, &mut slot)
-                        .await
+                    play_prompted(&client, &channel, &seated, &mut rng, deadline, &mut slot).await
                 }
             },
             Err(status) => Err(format!("creating a match: {}", describe(&status))),
@@ -585,8 +586,22 @@ async fn play_prompted(
 ) -> Result<(), String> {
     // Every variant has two seats.
     let (first, second) = tokio::join!(
-        play_seat(client.clone(), channel.clone(), seated, 0, rng.u64(..), deadline),
-        play_seat(client.clone(), channel.clone(), seated, 1, rng.u64(..), deadline),
+        play_seat(
+            client.clone(),
+            channel.clone(),
+            seated,
+            0,
+            rng.u64(..),
+            deadline
+        ),
+        play_seat(
+            client.clone(),
+            channel.clone(),
+            seated,
+            1,
+            rng.u64(..),
+            deadline
+        ),
     );
     let mut failure = None;
     for (played, error) in [first, second] {
@@ -618,7 +633,12 @@ async fn play_seat(
     );
     let mut stream = match lean_prompts(channel, request).await {
         Ok(stream) => stream,
-        Err(status) => return (slot, Some(format!("StreamMatchEvents: {}", describe(&status)))),
+        Err(status) => {
+            return (
+                slot,
+                Some(format!("StreamMatchEvents: {}", describe(&status))),
+            );
+        }
     };
     loop {
         let item = match tokio::time::timeout_at(deadline.into(), stream.message()).await {
@@ -628,7 +648,10 @@ async fn play_seat(
             // The stream closes after the match ended.
             Ok(Ok(None)) => return (slot, None),
             Ok(Err(status)) => {
-                return (slot, Some(format!("StreamMatchEvents: {}", describe(&status))));
+                return (
+                    slot,
+                    Some(format!("StreamMatchEvents: {}", describe(&status))),
+                );
             }
         };
         let Some(turn) = item.your_turn else {
@@ -643,7 +666,8 @@ async fn play_seat(
         }
         slot.prompts += 1;
         let index = turn.actions[rng.usize(..turn.actions.len())].index;
-        if let Err(failure) = submit(&mut client, seated, seat, turn.version, index, &mut slot).await
+        if let Err(failure) =
+            submit(&mut client, seated, seat, turn.version, index, &mut slot).await
         {
             return (slot, Some(failure));
         }
@@ -699,7 +723,10 @@ async fn lean_prompts(
         "/pitchmate.v1.MatchService/StreamMatchEvents",
     );
     let codec = tonic_prost::ProstCodec::<pb::StreamMatchEventsRequest, LeanItem>::default();
-    Ok(grpc.server_streaming(request, path, codec).await?.into_inner())
+    Ok(grpc
+        .server_streaming(request, path, codec)
+        .await?
+        .into_inner())
 }
 
 /// Submits the action at `index` for `seat` at `version`, recording the round trip.

@@ -14,6 +14,13 @@ pub enum Choice {
 /// A player. Given what its seat sees and the legal actions (never empty), it picks one.
 pub trait Bot: Send {
     fn choose(&mut self, view: &pb::MatchView, legal: &[pb::LegalAction]) -> Choice;
+
+    /// Whether `choose` looks at the view. When it does not, the play loop acts straight from
+    /// the server's turn prompts, one call per action, and passes an empty view; when it does,
+    /// the loop also fetches the legal actions with the view for every choice.
+    fn needs_view(&self) -> bool {
+        true
+    }
 }
 
 /// Picks uniformly among the legal actions, reproducibly from its seed.
@@ -33,5 +40,9 @@ impl RandomChoice {
 impl Bot for RandomChoice {
     fn choose(&mut self, _view: &pb::MatchView, legal: &[pb::LegalAction]) -> Choice {
         Choice::Index(legal[self.rng.usize(..legal.len())].index)
+    }
+
+    fn needs_view(&self) -> bool {
+        false
     }
 }

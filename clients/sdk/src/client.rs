@@ -310,10 +310,31 @@ impl Client {
         after_seq: u64,
         seat: Option<&SeatHandle>,
     ) -> Result<EventStream, ClientError> {
+        self.stream_events(match_id, after_seq, seat, false).await
+    }
+
+    /// The seat's events after `after_seq`, then live ones, with a `your_turn` prompt carrying
+    /// the legal actions whenever the seat is to act.
+    pub async fn watch_with_prompts(
+        &self,
+        seat: &SeatHandle,
+        after_seq: u64,
+    ) -> Result<EventStream, ClientError> {
+        self.stream_events(&seat.match_id, after_seq, Some(seat), true)
+            .await
+    }
+
+    async fn stream_events(
+        &self,
+        match_id: &str,
+        after_seq: u64,
+        seat: Option<&SeatHandle>,
+        include_legal_actions: bool,
+    ) -> Result<EventStream, ClientError> {
         let message = pb::StreamMatchEventsRequest {
             match_id: match_id.to_owned(),
             after_seq,
-            include_legal_actions: false,
+            include_legal_actions,
         };
         let request = match seat {
             Some(seat) => seat.authorize(message)?,

@@ -41,12 +41,14 @@ pub async fn play(
 /// Plays `seat` with `bot` until the match ends, following the match's event stream, and
 /// returns the result.
 ///
-/// Whenever the stream says the seat is to act, the loop asks for the legal actions and submits
-/// the bot's choice, again and again while the turn lasts (a turn may hold several actions).
+/// The stream is opened with turn prompts: whenever the seat is to act, the server sends its
+/// legal actions, and the loop submits the bot's choice (fetching the view first when
+/// [`Bot::needs_view`] says so). A turn of several actions is several prompts.
 ///
 /// When the connection breaks, the server is unreachable or it is restarting, the loop waits as
-/// `options.reconnect` says, reopens the stream after the last event it saw and asks afresh
-/// whether the seat is to act. A bot may therefore be asked to choose twice for the same state.
+/// `options.reconnect` says and reopens the stream after the last event it saw; the server
+/// prompts again at once if the seat is to act. A bot may therefore be asked to choose twice
+/// for the same state.
 /// It never acts twice: the client action id is derived from the seat and the version acted on,
 /// so a submission retried after a cut is answered with the original result if the first one
 /// got through, and refused as stale if the match has moved on.
@@ -67,13 +69,11 @@ pub async fn play_with(
         silence_limit: options.silence_limit,
         last_seq: 0,
     };
-    let mut resuming = false;
     loop {
-        match player.follow(resuming, &mut backoff).await {
+        match player.follow(&mut backoff).await {
             Ok(result) => return Ok(result),
             Err(error) => backoff.wait(error).await?,
         }
-        resuming = true;
     }
 }
 
@@ -90,21 +90,10 @@ struct Player<'a> {
 impl Player<'_> {
     /// One connection's worth of play: watches the match after `last_seq` and acts on the
     /// seat's turns until the match ends or a call fails.
-    async fn follow(
-        &mut self,
-        resuming: bool,
-        backoff: &mut Backoff,
-    ) -> Result<pb::MatchResult, ClientError> {
+    async fn follow(&mut self, backoff: &mut Backoff) -> Result<pb::MatchResult, ClientError> {
         let (client, seat) = (self.client, self.seat);
-        let mut stream = client
-            .watch(&seat.match_id, self.last_seq, Some(seat))
-            .await?;
+        let mut stream = client.watch_with_prompts(seat, self.last_seq).await?;
         backoff.succeeded();
-        if resuming {
-            // The cut may have fallen inside the seat's turn, after the event that announced
-            // it: the events resent after `last_seq` will not announce it again.
-            take_turn(client, seat, &mut *self.bot).await?;
-        }
         loop {
             let message = match self.silence_limit {
                 None => stream.message().await?,
@@ -117,53 +106,52 @@ impl Player<'_> {
             };
             // The server closes streams when it shuts down; the match goes on after a restart.
             let message = message.ok_or_else(|| ClientError::StreamEnded(seat.match_id.clone()))?;
-            let Some(Item::Event(event)) = message.item else {
-                continue;
-            };
-            self.last_seq = event.seq;
-            match event.kind {
-                Some(Kind::MatchEnded(ended)) => return Ok(ended.result.unwrap_or_default()),
-                Some(Kind::TurnStarted(started)) => {
-                    let to_act = started.turn.is_some_and(|t| t.to_act.contains(&seat.seat));
-                    if to_act {
-                        take_turn(client, seat, &mut *self.bot).await?;
+            match message.item {
+                Some(Item::Event(event)) => {
+                    self.last_seq = event.seq;
+                    if let Some(Kind::MatchEnded(ended)) = event.kind {
+                        return Ok(ended.result.unwrap_or_default());
                     }
                 }
-                _ => {}
+                Some(Item::YourTurn(turn)) => act(client, seat, &mut *self.bot, turn).await?,
+                Some(Item::Heartbeat(_)) | None => {}
             }
         }
     }
 }
 
-/// Acts until the seat has no legal action left, i.e. until its turn is over.
-async fn take_turn(
+/// Answers one prompt with the bot's choice. A refusal because the match moved on is no error:
+/// the stream brings what happened, then a new prompt if the seat is still to act.
+async fn act(
     client: &Client,
     seat: &SeatHandle,
     bot: &mut dyn Bot,
+    prompt: pb::YourTurn,
 ) -> Result<(), ClientError> {
-    loop {
+    let (version, actions, view) = if bot.needs_view() {
         let legal = client.legal_actions(seat).await?;
-        if legal.actions.is_empty() {
-            return Ok(());
+        (legal.version, legal.actions, legal.view.unwrap_or_default())
+    } else {
+        (prompt.version, prompt.actions, pb::MatchView::default())
+    };
+    if actions.is_empty() {
+        return Ok(());
+    }
+    let choice = bot.choose(&view, &actions);
+    let client_action_id = format!("{}@{}", seat.seat, version);
+    match submit_when_allowed(client, seat, version, &client_action_id, choice).await {
+        Ok(_) => Ok(()),
+        // Someone else acted first (a simultaneous phase, a clock), or the match ended.
+        Err(e)
+            if matches!(
+                e.reason().as_deref(),
+                Some("STALE_VERSION" | "NOT_YOUR_TURN" | "MATCH_NOT_ACTIVE")
+            ) =>
+        {
+            tracing::debug!(seat = %seat.seat, error = %e, "state moved on; waiting for the stream");
+            Ok(())
         }
-        let view = legal.view.unwrap_or_default();
-        let choice = bot.choose(&view, &legal.actions);
-        let client_action_id = format!("{}@{}", seat.seat, legal.version);
-        match submit_when_allowed(client, seat, legal.version, &client_action_id, choice).await {
-            Ok(_) => {}
-            // Someone else acted first (a simultaneous phase, or an old event): look again.
-            Err(e)
-                if matches!(
-                    e.reason().as_deref(),
-                    Some("STALE_VERSION" | "NOT_YOUR_TURN")
-                ) =>
-            {
-                tracing::debug!(seat = %seat.seat, error = %e, "state moved on; looking again");
-            }
-            // The match ended between our look and our action.
-            Err(e) if e.reason().as_deref() == Some("MATCH_NOT_ACTIVE") => return Ok(()),
-            Err(e) => return Err(e),
-        }
+        Err(e) => Err(e),
     }
 }
 

@@ -86,6 +86,18 @@ pub enum ServiceError {
         retry_after.as_millis()
     )]
     RateLimited { retry_after: Duration },
+    #[error(
+        "the {message} is {size} bytes, over this server's limit of {limit} bytes (setting \
+         `limits.{setting}`){hint}"
+    )]
+    MessageTooLarge {
+        /// "request message" or "response message".
+        message: &'static str,
+        size: usize,
+        limit: usize,
+        setting: &'static str,
+        hint: &'static str,
+    },
 }
 
 impl ServiceError {
@@ -117,6 +129,7 @@ impl ServiceError {
             Self::OpponentConnected(_) => "OPPONENT_CONNECTED",
             Self::WatcherLimit { .. } => "WATCHER_LIMIT",
             Self::RateLimited { .. } => "RATE_LIMITED",
+            Self::MessageTooLarge { .. } => "MESSAGE_TOO_LARGE",
         }
     }
 
@@ -142,7 +155,9 @@ impl ServiceError {
             Self::Unauthenticated(_) | Self::InvalidSeatToken(_) => Code::Unauthenticated,
             Self::Unavailable(_) | Self::StoreUnavailable(_) => Code::Unavailable,
             Self::MatchNotRebuildable { .. } => Code::Internal,
-            Self::WatcherLimit { .. } | Self::RateLimited { .. } => Code::ResourceExhausted,
+            Self::WatcherLimit { .. } | Self::RateLimited { .. } | Self::MessageTooLarge { .. } => {
+                Code::ResourceExhausted
+            }
         }
     }
 
@@ -171,6 +186,10 @@ impl ServiceError {
             Self::MatchNotActive { status, .. } => {
                 HashMap::from([("status".to_owned(), (*status).to_owned())])
             }
+            Self::MessageTooLarge { size, limit, .. } => HashMap::from([
+                ("size".to_owned(), size.to_string()),
+                ("limit".to_owned(), limit.to_string()),
+            ]),
             _ => HashMap::new(),
         }
     }

@@ -11,7 +11,7 @@ use tokio_stream::StreamExt;
 use tokio_stream::wrappers::TcpListenerStream;
 use tonic::transport::Server;
 
-use crate::api::{ActionRateLimiter, MatchApi, ServerApi, VariantApi};
+use crate::api::{ActionRateLimiter, MatchApi, MessageSize, ServerApi, VariantApi};
 use crate::config::Settings;
 use crate::games::GameRegistry;
 use crate::hosting::stream::{SpectatorSlots, WatchLimits};
@@ -120,6 +120,7 @@ pub async fn serve(
         })
     });
     Server::builder()
+        .layer(tower::layer::layer_fn(MessageSize::new))
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)

@@ -184,7 +184,12 @@ async fn requests_larger_than_the_limit_are_refused_before_they_reach_a_match() 
         })
         .await
         .expect_err("2 KiB is over the limit");
-    assert_eq!(oversized.code(), Code::OutOfRange, "{oversized:?}");
+    assert_eq!(oversized.code(), Code::ResourceExhausted, "{oversized:?}");
+    assert_eq!(reason(&oversized), "MESSAGE_TOO_LARGE");
+    assert!(
+        oversized.message().contains("limits.max_request_bytes"),
+        "{oversized:?}"
+    );
     let listed = client
         .list_matches(pb::ListMatchesRequest::default())
         .await
@@ -203,7 +208,12 @@ async fn responses_larger_than_the_limit_are_not_sent() {
         .list_variants(pb::ListVariantsRequest::default())
         .await
         .expect_err("five variants' metadata is over 512 bytes");
-    assert_eq!(refused.code(), Code::OutOfRange, "{refused:?}");
+    assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
+    assert_eq!(reason(&refused), "MESSAGE_TOO_LARGE");
+    assert!(
+        refused.message().contains("limits.max_response_bytes"),
+        "{refused:?}"
+    );
     let mut client = server.matches().await;
     client
         .list_matches(pb::ListMatchesRequest::default())

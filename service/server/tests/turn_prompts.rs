@@ -197,7 +197,11 @@ async fn only_the_seat_to_act_is_prompted_and_at_once() {
             }
         }
     }
-    assert_eq!(events, submitted.events.len(), "the action's events come first");
+    assert_eq!(
+        events,
+        submitted.events.len(),
+        "the action's events come first"
+    );
 }
 
 #[tokio::test]

@@ -2,12 +2,14 @@
 //! shape the reply. Every RPC runs in an `rpc` span naming the method and match.
 
 mod matches;
+mod message_size;
 mod paging;
 mod rate_limit;
 mod server;
 mod variants;
 
 pub use matches::MatchApi;
+pub use message_size::MessageSize;
 pub use rate_limit::ActionRateLimiter;
 pub use server::ServerApi;
 pub use variants::VariantApi;

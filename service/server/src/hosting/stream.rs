@@ -351,8 +351,15 @@ mod tests {
             buffer: 1,
             heartbeat: Duration::from_secs(60),
         };
-        let mut receiver =
-            spawn_watcher(handle.clone(), subscription, 0, false, limits, None, stopping);
+        let mut receiver = spawn_watcher(
+            handle.clone(),
+            subscription,
+            0,
+            false,
+            limits,
+            None,
+            stopping,
+        );
 
         // Nobody reads: the forwarder blocks after one event while the live feed, holding two,
         // overflows many times over.
