@@ -353,6 +353,30 @@ impl MatchHandle {
     }
 }
 
+/// What an accepted submission with a client action id was answered: its events stay in the
+/// log, so a retry is answered from there and a match keeps a few numbers per action rather than
+/// every response.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Answered {
+    version: u64,
+    /// The answer's events are the `events` after this seq.
+    after_seq: u64,
+    events: usize,
+}
+
+impl Answered {
+    fn from_response(response: &pb::SubmitActionResponse) -> Self {
+        Self {
+            version: response.version,
+            after_seq: response
+                .events
+                .first()
+                .map_or(0, |e| e.seq.saturating_sub(1)),
+            events: response.events.len(),
+        }
+    }
+}
+
 /// Channel sizes for one match.
 #[derive(Clone, Copy, Debug)]
 pub struct ActorLimits {
@@ -376,7 +400,7 @@ struct MatchActor {
     log: EventLog,
     inputs: Vec<Input>,
     /// `(seat, client_action_id)` -> the first answer.
-    answered: HashMap<(Seat, String), pb::SubmitActionResponse>,
+    answered: HashMap<(Seat, String), Answered>,
     /// The turn last announced with a TurnStarted event.
     announced: Option<Turn>,
     clocks: Clocks,
@@ -478,7 +502,7 @@ pub fn restore(
     actor.presence.iter().for_each(|p| p.seen(now));
     for row in &stored.answers {
         let (key, answer) = durable::answer_from_row(row).map_err(|e| e.to_string())?;
-        actor.answered.insert(key, answer);
+        actor.answered.insert(key, Answered::from_response(&answer));
     }
     Ok(actor.start(limits))
 }
@@ -1062,9 +1086,15 @@ impl MatchActor {
         if !key.1.is_empty()
             && let Some(first) = self.answered.get(&key)
         {
+            let events = self.log.after(first.after_seq);
+            let events = &events[..first.events.min(events.len())];
             let again = pb::SubmitActionResponse {
+                version: first.version,
+                events: events
+                    .iter()
+                    .map(|e| e.view_for(Viewer::Seat(seat)))
+                    .collect(),
                 duplicate: true,
-                ..first.clone()
             };
             return Ok((again, None));
         }
@@ -1091,7 +1121,7 @@ impl MatchActor {
             return Ok((answer, None));
         }
         let row = durable::answer_row(seat, &key.1, &answer);
-        self.answered.insert(key, answer.clone());
+        self.answered.insert(key, Answered::from_response(&answer));
         Ok((answer, Some(row)))
     }
 
