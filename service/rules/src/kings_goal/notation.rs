@@ -8,7 +8,7 @@
 //! - pass: `Nc3>e4`, `Ke1>d2`, pawns without a letter: `d4>e5`
 //! - wait (only when nothing else is legal): `--`
 
-use super::{Action, KingsGoal, PieceKind};
+use super::{Action, KingsGoal, PieceKind, on_board};
 use crate::game::{Game, RuleError, Seat};
 use crate::geometry::Square;
 
@@ -26,6 +26,28 @@ fn file_letter(file: i8) -> char {
     (b'a' + (file - 1) as u8) as char
 }
 
+/// Appends the shortest origin hint that tells a move from `from` from the same move by the
+/// `rivals` (other pieces of the same kind that could make it): nothing, the file, the rank, or
+/// the whole square.
+fn push_disambiguation(text: &mut String, rivals: impl Iterator<Item = Square>, from: Square) {
+    let (mut any, mut file_shared, mut rank_shared) = (false, false, false);
+    for rival in rivals {
+        any = true;
+        file_shared |= rival.file == from.file;
+        rank_shared |= rival.rank == from.rank;
+    }
+    if !any {
+        return;
+    }
+    if !file_shared {
+        text.push(file_letter(from.file));
+    } else if !rank_shared {
+        text.push_str(&from.rank.to_string());
+    } else {
+        from.push_name(text);
+    }
+}
+
 fn parse_square(text: &str, whole: &str) -> Result<Square, RuleError> {
     Square::parse(text)
         .filter(|s| (1..=8).contains(&s.file) && (1..=8).contains(&s.rank))
@@ -36,90 +58,212 @@ fn parse_square(text: &str, whole: &str) -> Result<Square, RuleError> {
         })
 }
 
-impl KingsGoal {
-    pub(super) fn notation(&self, seat: Seat, action: &Action) -> String {
-        match action {
-            Action::Choose(kind) => format!("+{}", kind.letter()),
-            Action::DefaultChoice => "+default".to_owned(),
-            Action::Place { kind, square } => format!("{}@{square}", kind.letter()),
-            Action::DefaultPlacement => "@default".to_owned(),
-            Action::Wait => "--".to_owned(),
-            Action::Pass { from, to } => {
-                let letter = match self.piece_at(*from).map(|p| p.kind) {
-                    Some(PieceKind::Pawn) | None => String::new(),
-                    Some(kind) => kind.letter().to_string(),
-                };
-                format!("{letter}{from}>{to}")
-            }
-            Action::Move {
-                from,
-                to,
-                promotion,
-            }
-            | Action::Capture {
-                from,
-                to,
-                promotion,
-            } => {
-                let capture = matches!(action, Action::Capture { .. });
-                let kind = self.piece_at(*from).map_or(PieceKind::Pawn, |p| p.kind);
-                let mut text = String::new();
-                if kind == PieceKind::Pawn {
-                    if capture {
-                        text.push(file_letter(from.file));
-                    }
-                } else {
-                    text.push(kind.letter());
-                    text.push_str(&self.disambiguation(seat, action, kind, *from, *to));
-                }
-                if capture {
-                    text.push('x');
-                }
-                text.push_str(&to.to_string());
-                if let Some(p) = promotion {
-                    text.push('=');
-                    text.push(p.letter());
-                }
-                text
-            }
+/// Every legal move and capture of a seat, chained by target square: naming a mover's origin
+/// asks which other pieces of its kind could make the same move or capture, and walking the
+/// short chain of one target answers that without generating the legal actions again.
+struct Origins {
+    /// Per target square and kind of action (move, capture): the first entry, or `NONE`.
+    heads: [u32; 128],
+    /// The mover's kind, its square, and the next entry with the same target and kind of action.
+    entries: Vec<(PieceKind, Square, u32)>,
+}
+
+const NONE: u32 = u32::MAX;
+
+fn target_index(capture: bool, to: Square) -> Option<usize> {
+    on_board(to).then(|| usize::from(capture) * 64 + ((to.rank - 1) * 8 + to.file - 1) as usize)
+}
+
+impl Origins {
+    fn new() -> Self {
+        Self {
+            heads: [NONE; 128],
+            entries: Vec::new(),
         }
     }
 
-    /// The shortest origin hint that tells this move from the other legal ones of the same
-    /// kind of piece, kind of action and target.
-    fn disambiguation(
+    fn add(&mut self, capture: bool, to: Square, kind: PieceKind, from: Square) {
+        let Some(index) = target_index(capture, to) else {
+            return;
+        };
+        let entry = self.entries.len() as u32;
+        self.entries.push((kind, from, self.heads[index]));
+        self.heads[index] = entry;
+    }
+
+    /// The origins of the other pieces of `kind` that could move (or capture) to `to`.
+    fn rivals(
         &self,
-        seat: Seat,
-        action: &Action,
+        capture: bool,
+        to: Square,
         kind: PieceKind,
         from: Square,
-        to: Square,
-    ) -> String {
-        let capture = matches!(action, Action::Capture { .. });
-        let rivals: Vec<Square> = self
-            .legal_actions(seat)
-            .into_iter()
-            .filter_map(|a| match a {
-                Action::Move { from: f, to: t, .. } if !capture => Some((f, t)),
-                Action::Capture { from: f, to: t, .. } if capture => Some((f, t)),
-                _ => None,
-            })
-            .filter(|(f, t)| {
-                *t == to && *f != from && self.piece_at(*f).is_some_and(|p| p.kind == kind)
-            })
-            .map(|(f, _)| f)
-            .collect();
-        if rivals.is_empty() {
-            String::new()
-        } else if rivals.iter().all(|r| r.file != from.file) {
-            file_letter(from.file).to_string()
-        } else if rivals.iter().all(|r| r.rank != from.rank) {
-            from.rank.to_string()
+    ) -> impl Iterator<Item = Square> + '_ {
+        let mut next = target_index(capture, to).map_or(NONE, |index| self.heads[index]);
+        std::iter::from_fn(move || {
+            while next != NONE {
+                let (k, origin, after) = self.entries[next as usize];
+                next = after;
+                if k == kind && origin != from {
+                    return Some(origin);
+                }
+            }
+            None
+        })
+    }
+}
+
+/// The kind of piece on every square, looked up by index rather than by searching the pieces:
+/// formatting a list asks it several times per action.
+struct Kinds([Option<PieceKind>; 64]);
+
+impl Kinds {
+    fn at(&self, square: Square) -> Option<PieceKind> {
+        if on_board(square) {
+            self.0[((square.rank - 1) * 8 + square.file - 1) as usize]
         } else {
-            from.to_string()
+            None
         }
     }
+}
 
+impl KingsGoal {
+    pub(super) fn notation(&self, seat: Seat, action: &Action) -> String {
+        let kinds = self.kinds();
+        let origins = self
+            .needs_origins(seat, &kinds, action)
+            .then(|| self.origins(seat, &kinds));
+        write_notation(&kinds, action, origins.as_ref())
+    }
+
+    /// The notations of many actions of `seat`, exactly as [`KingsGoal::notation`] gives them one
+    /// by one, with the legal moves that disambiguation looks at generated once for the list.
+    pub(super) fn notations(&self, seat: Seat, actions: &[Action]) -> Vec<String> {
+        let kinds = self.kinds();
+        let origins = actions
+            .iter()
+            .any(|a| self.needs_origins(seat, &kinds, a))
+            .then(|| self.origins(seat, &kinds));
+        actions
+            .iter()
+            .map(|action| write_notation(&kinds, action, origins.as_ref()))
+            .collect()
+    }
+
+    fn kinds(&self) -> Kinds {
+        let mut kinds = Kinds([None; 64]);
+        for piece in &self.pieces {
+            let square = piece.square;
+            // The first piece found on a square wins, as `piece_at` finds it.
+            if on_board(square) {
+                kinds.0[((square.rank - 1) * 8 + square.file - 1) as usize]
+                    .get_or_insert(piece.kind);
+            }
+        }
+        kinds
+    }
+
+    fn origins(&self, seat: Seat, kinds: &Kinds) -> Origins {
+        let mut origins = Origins::new();
+        for action in self.legal_actions(seat) {
+            let (capture, from, to) = match action {
+                Action::Move { from, to, .. } => (false, from, to),
+                Action::Capture { from, to, .. } => (true, from, to),
+                _ => continue,
+            };
+            if let Some(kind) = kinds.at(from) {
+                origins.add(capture, to, kind, from);
+            }
+        }
+        origins
+    }
+}
+
+impl KingsGoal {
+    /// Whether the notation of `action` may have to name its mover's origin: a move or capture
+    /// by a piece other than a pawn, when `seat` has another piece of that kind that might make
+    /// the same move.
+    fn needs_origins(&self, seat: Seat, kinds: &Kinds, action: &Action) -> bool {
+        let from = match action {
+            Action::Move { from, .. } | Action::Capture { from, .. } => *from,
+            _ => return false,
+        };
+        match kinds.at(from) {
+            Some(PieceKind::Pawn) | None => false,
+            Some(kind) => self
+                .pieces
+                .iter()
+                .any(|p| p.owner == seat && p.kind == kind && p.square != from),
+        }
+    }
+}
+
+/// Writes the notation of `action`; `origins` holds the seat's legal moves and captures whenever
+/// [`KingsGoal::needs_origins`] says the action needs them: without them no rival can exist.
+fn write_notation(kinds: &Kinds, action: &Action, origins: Option<&Origins>) -> String {
+    let mut text = String::with_capacity(8);
+    match action {
+        Action::Choose(kind) => {
+            text.push('+');
+            text.push(kind.letter());
+        }
+        Action::DefaultChoice => text.push_str("+default"),
+        Action::Place { kind, square } => {
+            text.push(kind.letter());
+            text.push('@');
+            square.push_name(&mut text);
+        }
+        Action::DefaultPlacement => text.push_str("@default"),
+        Action::Wait => text.push_str("--"),
+        Action::Pass { from, to } => {
+            match kinds.at(*from) {
+                Some(PieceKind::Pawn) | None => {}
+                Some(kind) => text.push(kind.letter()),
+            }
+            from.push_name(&mut text);
+            text.push('>');
+            to.push_name(&mut text);
+        }
+        Action::Move {
+            from,
+            to,
+            promotion,
+        }
+        | Action::Capture {
+            from,
+            to,
+            promotion,
+        } => {
+            let capture = matches!(action, Action::Capture { .. });
+            let kind = kinds.at(*from).unwrap_or(PieceKind::Pawn);
+            if kind == PieceKind::Pawn {
+                if capture {
+                    text.push(file_letter(from.file));
+                }
+            } else {
+                text.push(kind.letter());
+                if let Some(origins) = origins {
+                    push_disambiguation(
+                        &mut text,
+                        origins.rivals(capture, *to, kind, *from),
+                        *from,
+                    );
+                }
+            }
+            if capture {
+                text.push('x');
+            }
+            to.push_name(&mut text);
+            if let Some(p) = promotion {
+                text.push('=');
+                text.push(p.letter());
+            }
+        }
+    }
+    text
+}
+
+impl KingsGoal {
     pub(super) fn read_notation(&self, seat: Seat, text: &str) -> Result<Action, RuleError> {
         let text = text.trim();
         let action = if text == "--" {
