@@ -18,6 +18,7 @@ pub mod options;
 pub mod playout;
 pub mod rng;
 pub mod soccer_chess;
+mod text;
 pub mod xfutebol;
 
 pub use board::{BallView, BoardView, PieceView, Zone, ZoneKind};
