@@ -16,6 +16,7 @@ pub mod gridiron;
 pub mod kings_goal;
 pub mod options;
 pub mod playout;
+mod rivals;
 pub mod rng;
 pub mod soccer_chess;
 mod text;

@@ -11,6 +11,7 @@
 use super::{Action, KingsGoal, PieceKind, on_board};
 use crate::game::{Game, RuleError, Seat};
 use crate::geometry::Square;
+use crate::rivals::{Rivals, push_origin_hint};
 
 /// What a move or capture text says, before it is matched against the legal actions.
 struct MoveText {
@@ -26,28 +27,6 @@ fn file_letter(file: i8) -> char {
     (b'a' + (file - 1) as u8) as char
 }
 
-/// Appends the shortest origin hint that tells a move from `from` from the same move by the
-/// `rivals` (other pieces of the same kind that could make it): nothing, the file, the rank, or
-/// the whole square.
-fn push_disambiguation(text: &mut String, rivals: impl Iterator<Item = Square>, from: Square) {
-    let (mut any, mut file_shared, mut rank_shared) = (false, false, false);
-    for rival in rivals {
-        any = true;
-        file_shared |= rival.file == from.file;
-        rank_shared |= rival.rank == from.rank;
-    }
-    if !any {
-        return;
-    }
-    if !file_shared {
-        text.push(file_letter(from.file));
-    } else if !rank_shared {
-        text.push_str(&from.rank.to_string());
-    } else {
-        from.push_name(text);
-    }
-}
-
 fn parse_square(text: &str, whole: &str) -> Result<Square, RuleError> {
     Square::parse(text)
         .filter(|s| (1..=8).contains(&s.file) && (1..=8).contains(&s.rank))
@@ -56,61 +35,6 @@ fn parse_square(text: &str, whole: &str) -> Result<Square, RuleError> {
                 "`{whole}`: `{text}` is not a square of the board (a1..h8)"
             ))
         })
-}
-
-/// Every legal move and capture of a seat, chained by target square: naming a mover's origin
-/// asks which other pieces of its kind could make the same move or capture, and walking the
-/// short chain of one target answers that without generating the legal actions again.
-struct Origins {
-    /// Per target square and kind of action (move, capture): the first entry, or `NONE`.
-    heads: [u32; 128],
-    /// The mover's kind, its square, and the next entry with the same target and kind of action.
-    entries: Vec<(PieceKind, Square, u32)>,
-}
-
-const NONE: u32 = u32::MAX;
-
-fn target_index(capture: bool, to: Square) -> Option<usize> {
-    on_board(to).then(|| usize::from(capture) * 64 + ((to.rank - 1) * 8 + to.file - 1) as usize)
-}
-
-impl Origins {
-    fn new() -> Self {
-        Self {
-            heads: [NONE; 128],
-            entries: Vec::new(),
-        }
-    }
-
-    fn add(&mut self, capture: bool, to: Square, kind: PieceKind, from: Square) {
-        let Some(index) = target_index(capture, to) else {
-            return;
-        };
-        let entry = self.entries.len() as u32;
-        self.entries.push((kind, from, self.heads[index]));
-        self.heads[index] = entry;
-    }
-
-    /// The origins of the other pieces of `kind` that could move (or capture) to `to`.
-    fn rivals(
-        &self,
-        capture: bool,
-        to: Square,
-        kind: PieceKind,
-        from: Square,
-    ) -> impl Iterator<Item = Square> + '_ {
-        let mut next = target_index(capture, to).map_or(NONE, |index| self.heads[index]);
-        std::iter::from_fn(move || {
-            while next != NONE {
-                let (k, origin, after) = self.entries[next as usize];
-                next = after;
-                if k == kind && origin != from {
-                    return Some(origin);
-                }
-            }
-            None
-        })
-    }
 }
 
 /// The kind of piece on every square, looked up by index rather than by searching the pieces:
@@ -163,8 +87,9 @@ impl KingsGoal {
         kinds
     }
 
-    fn origins(&self, seat: Seat, kinds: &Kinds) -> Origins {
-        let mut origins = Origins::new();
+    /// The legal moves (class 0) and captures (class 1) of `seat`, for naming origins.
+    fn origins(&self, seat: Seat, kinds: &Kinds) -> Rivals<PieceKind> {
+        let mut origins = Rivals::new(8, 1, 8, 2);
         for action in self.legal_actions(seat) {
             let (capture, from, to) = match action {
                 Action::Move { from, to, .. } => (false, from, to),
@@ -172,7 +97,7 @@ impl KingsGoal {
                 _ => continue,
             };
             if let Some(kind) = kinds.at(from) {
-                origins.add(capture, to, kind, from);
+                origins.add(usize::from(capture), to, kind, from);
             }
         }
         origins
@@ -200,7 +125,7 @@ impl KingsGoal {
 
 /// Writes the notation of `action`; `origins` holds the seat's legal moves and captures whenever
 /// [`KingsGoal::needs_origins`] says the action needs them: without them no rival can exist.
-fn write_notation(kinds: &Kinds, action: &Action, origins: Option<&Origins>) -> String {
+fn write_notation(kinds: &Kinds, action: &Action, origins: Option<&Rivals<PieceKind>>) -> String {
     let mut text = String::with_capacity(8);
     match action {
         Action::Choose(kind) => {
@@ -243,11 +168,8 @@ fn write_notation(kinds: &Kinds, action: &Action, origins: Option<&Origins>) -> 
             } else {
                 text.push(kind.letter());
                 if let Some(origins) = origins {
-                    push_disambiguation(
-                        &mut text,
-                        origins.rivals(capture, *to, kind, *from),
-                        *from,
-                    );
+                    let rivals = origins.of(usize::from(capture), *to, kind, *from);
+                    push_origin_hint(&mut text, rivals, *from);
                 }
             }
             if capture {
