@@ -8,7 +8,8 @@
 //! - pass: `Nc3>e4`, `Ke1>d2`, pawns without a letter: `d4>e5`
 //! - wait (only when nothing else is legal): `--`
 
-use super::{Action, KingsGoal, PieceKind, on_board};
+use super::moves::Occupancy;
+use super::{Action, KingsGoal, PieceKind};
 use crate::game::{Game, RuleError, Seat};
 use crate::geometry::Square;
 use crate::rivals::{Rivals, push_origin_hint};
@@ -37,58 +38,31 @@ fn parse_square(text: &str, whole: &str) -> Result<Square, RuleError> {
         })
 }
 
-/// The kind of piece on every square, looked up by index rather than by searching the pieces:
-/// formatting a list asks it several times per action.
-struct Kinds([Option<PieceKind>; 64]);
-
-impl Kinds {
-    fn at(&self, square: Square) -> Option<PieceKind> {
-        if on_board(square) {
-            self.0[((square.rank - 1) * 8 + square.file - 1) as usize]
-        } else {
-            None
-        }
-    }
-}
-
 impl KingsGoal {
     pub(super) fn notation(&self, seat: Seat, action: &Action) -> String {
-        let kinds = self.kinds();
+        let board = self.occupancy();
         let origins = self
-            .needs_origins(seat, &kinds, action)
-            .then(|| self.origins(seat, &kinds));
-        write_notation(&kinds, action, origins.as_ref())
+            .needs_origins(seat, &board, action)
+            .then(|| self.origins(seat, &board));
+        write_notation(&board, action, origins.as_ref())
     }
 
     /// The notations of many actions of `seat`, exactly as [`KingsGoal::notation`] gives them one
     /// by one, with the legal moves that disambiguation looks at generated once for the list.
     pub(super) fn notations(&self, seat: Seat, actions: &[Action]) -> Vec<String> {
-        let kinds = self.kinds();
+        let board = self.occupancy();
         let origins = actions
             .iter()
-            .any(|a| self.needs_origins(seat, &kinds, a))
-            .then(|| self.origins(seat, &kinds));
+            .any(|a| self.needs_origins(seat, &board, a))
+            .then(|| self.origins(seat, &board));
         actions
             .iter()
-            .map(|action| write_notation(&kinds, action, origins.as_ref()))
+            .map(|action| write_notation(&board, action, origins.as_ref()))
             .collect()
     }
 
-    fn kinds(&self) -> Kinds {
-        let mut kinds = Kinds([None; 64]);
-        for piece in &self.pieces {
-            let square = piece.square;
-            // The first piece found on a square wins, as `piece_at` finds it.
-            if on_board(square) {
-                kinds.0[((square.rank - 1) * 8 + square.file - 1) as usize]
-                    .get_or_insert(piece.kind);
-            }
-        }
-        kinds
-    }
-
     /// The legal moves (class 0) and captures (class 1) of `seat`, for naming origins.
-    fn origins(&self, seat: Seat, kinds: &Kinds) -> Rivals<PieceKind> {
+    fn origins(&self, seat: Seat, board: &Occupancy<'_>) -> Rivals<PieceKind> {
         let mut origins = Rivals::new(8, 1, 8, 2);
         for action in self.legal_actions(seat) {
             let (capture, from, to) = match action {
@@ -96,7 +70,7 @@ impl KingsGoal {
                 Action::Capture { from, to, .. } => (true, from, to),
                 _ => continue,
             };
-            if let Some(kind) = kinds.at(from) {
+            if let Some(kind) = board.kind_at(from) {
                 origins.add(usize::from(capture), to, kind, from);
             }
         }
@@ -108,12 +82,12 @@ impl KingsGoal {
     /// Whether the notation of `action` may have to name its mover's origin: a move or capture
     /// by a piece other than a pawn, when `seat` has another piece of that kind that might make
     /// the same move.
-    fn needs_origins(&self, seat: Seat, kinds: &Kinds, action: &Action) -> bool {
+    fn needs_origins(&self, seat: Seat, board: &Occupancy<'_>, action: &Action) -> bool {
         let from = match action {
             Action::Move { from, .. } | Action::Capture { from, .. } => *from,
             _ => return false,
         };
-        match kinds.at(from) {
+        match board.kind_at(from) {
             Some(PieceKind::Pawn) | None => false,
             Some(kind) => self
                 .pieces
@@ -125,7 +99,11 @@ impl KingsGoal {
 
 /// Writes the notation of `action`; `origins` holds the seat's legal moves and captures whenever
 /// [`KingsGoal::needs_origins`] says the action needs them: without them no rival can exist.
-fn write_notation(kinds: &Kinds, action: &Action, origins: Option<&Rivals<PieceKind>>) -> String {
+fn write_notation(
+    board: &Occupancy<'_>,
+    action: &Action,
+    origins: Option<&Rivals<PieceKind>>,
+) -> String {
     let mut text = String::with_capacity(8);
     match action {
         Action::Choose(kind) => {
@@ -141,7 +119,7 @@ fn write_notation(kinds: &Kinds, action: &Action, origins: Option<&Rivals<PieceK
         Action::DefaultPlacement => text.push_str("@default"),
         Action::Wait => text.push_str("--"),
         Action::Pass { from, to } => {
-            match kinds.at(*from) {
+            match board.kind_at(*from) {
                 Some(PieceKind::Pawn) | None => {}
                 Some(kind) => text.push(kind.letter()),
             }
@@ -160,7 +138,7 @@ fn write_notation(kinds: &Kinds, action: &Action, origins: Option<&Rivals<PieceK
             promotion,
         } => {
             let capture = matches!(action, Action::Capture { .. });
-            let kind = kinds.at(*from).unwrap_or(PieceKind::Pawn);
+            let kind = board.kind_at(*from).unwrap_or(PieceKind::Pawn);
             if kind == PieceKind::Pawn {
                 if capture {
                     text.push(file_letter(from.file));
