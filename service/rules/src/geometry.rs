@@ -60,20 +60,26 @@ impl Square {
     /// listing a state's legal actions names hundreds of squares.
     pub fn name(self) -> String {
         let mut name = String::with_capacity(4);
-        name.push((b'a' as i8 + self.file - 1) as u8 as char);
+        self.push_name(&mut name);
+        name
+    }
+
+    /// Appends the algebraic name to `out`, as `name` gives it, without allocating a string of
+    /// its own: notations are built by pushing their parts into one buffer.
+    pub fn push_name(self, out: &mut String) {
+        out.push((b'a' as i8 + self.file - 1) as u8 as char);
         let rank = self.rank;
         if rank < 0 {
-            name.push('-');
+            out.push('-');
         }
         let rank = rank.unsigned_abs();
         if rank >= 100 {
-            name.push(char::from(b'0' + rank / 100));
+            out.push(char::from(b'0' + rank / 100));
         }
         if rank >= 10 {
-            name.push(char::from(b'0' + rank / 10 % 10));
+            out.push(char::from(b'0' + rank / 10 % 10));
         }
-        name.push(char::from(b'0' + rank % 10));
-        name
+        out.push(char::from(b'0' + rank % 10));
     }
 }
 
@@ -139,6 +145,9 @@ mod tests {
             for rank in -1..=120 {
                 let square = Square { file, rank };
                 assert_eq!(square.name(), square.to_string());
+                let mut pushed = "x".to_owned();
+                square.push_name(&mut pushed);
+                assert_eq!(pushed, format!("x{square}"));
             }
         }
     }

@@ -16,8 +16,10 @@ pub mod gridiron;
 pub mod kings_goal;
 pub mod options;
 pub mod playout;
+mod rivals;
 pub mod rng;
 pub mod soccer_chess;
+mod text;
 pub mod xfutebol;
 
 pub use board::{BallView, BoardView, PieceView, Zone, ZoneKind};

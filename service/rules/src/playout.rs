@@ -117,3 +117,57 @@ pub fn checked_random_playout<G: Game>(
         finished,
     }
 }
+
+/// Plays uniformly random legal actions like [`random_playout`] and, at every state, for every
+/// seat to act, checks that [`Game::format_actions`] gives exactly what [`Game::format_action`]
+/// gives one by one, in order, for the whole legal list and for a part of it (every other
+/// action, so a list's notation cannot lean on being the whole list). `also` sees each listing
+/// (seat, legal actions, their notations) for checks of an engine's own. Panics on the first
+/// difference.
+pub fn checked_listing_playout<G: Game>(
+    setup: &SetupSpec,
+    rng: &mut Rng,
+    max_actions: usize,
+    mut also: impl FnMut(&G, Seat, &[G::Action], &[String]),
+) -> Playout<G> {
+    let mut game = G::new(setup).expect("setup must be valid");
+    let mut log = Vec::new();
+    while game.outcome().is_none() && log.len() < max_actions {
+        let turn = game.turn();
+        for &seat in &turn.to_act {
+            let legal = game.legal_actions(seat);
+            let one_by_one: Vec<String> = legal
+                .iter()
+                .map(|action| game.format_action(seat, action))
+                .collect();
+            let listed = game.format_actions(seat, &legal);
+            assert_eq!(
+                listed,
+                one_by_one,
+                "{seat:?}: formatting the legal actions together differs from one by one in {}",
+                game.position()
+            );
+            let part: Vec<G::Action> = legal.iter().step_by(2).cloned().collect();
+            let part_one_by_one: Vec<String> = one_by_one.iter().step_by(2).cloned().collect();
+            assert_eq!(
+                game.format_actions(seat, &part),
+                part_one_by_one,
+                "{seat:?}: formatting every other legal action differs from one by one in {}",
+                game.position()
+            );
+            also(&game, seat, &legal, &listed);
+        }
+        let seat = *rng.pick(&turn.to_act);
+        let legal = game.legal_actions(seat);
+        let action = rng.pick(&legal).clone();
+        game.apply(seat, &action)
+            .expect("a listed legal action must apply");
+        log.push((seat, action));
+    }
+    let finished = game.outcome().is_some();
+    Playout {
+        game,
+        log,
+        finished,
+    }
+}

@@ -12,13 +12,23 @@ use crate::geometry::Square;
 use super::pitch::Pitch;
 use super::{AWAY, Action, Chessyball, HOME, Phase, Piece};
 
+/// The notation of an action, its parts pushed into one buffer: a listing writes hundreds.
 pub(super) fn format_action(action: &Action) -> String {
+    let mut text = String::with_capacity(8);
     match action {
-        Action::Move { from, to } => format!("{from}-{to}"),
-        Action::PlaceBall { square } => format!("ball@{square}"),
-        Action::EndTurn => "end".to_owned(),
-        Action::Shoot => "shoot".to_owned(),
+        Action::Move { from, to } => {
+            from.push_name(&mut text);
+            text.push('-');
+            to.push_name(&mut text);
+        }
+        Action::PlaceBall { square } => {
+            text.push_str("ball@");
+            square.push_name(&mut text);
+        }
+        Action::EndTurn => text.push_str("end"),
+        Action::Shoot => text.push_str("shoot"),
     }
+    text
 }
 
 fn square(text: &str, whole: &str) -> Result<Square, RuleError> {

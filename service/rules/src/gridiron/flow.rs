@@ -1,6 +1,7 @@
 //! Match flow: phases, who acts, and the dispatch of every action.
 
 use super::field::{self, AWAY, HOME, Location, Spot};
+use super::refusals::{Refusals, Verdict, Words};
 use super::roster::{DEFAULT_CAPTAIN, DEFAULT_STANDARD, Kind, RosterDraft};
 use super::{Action, Event, Events, Gridiron, Phase, Piece, Settings};
 use crate::game::{Emitted, RuleError, Seat, Turn};
@@ -48,17 +49,20 @@ impl Gridiron {
     }
 
     pub(crate) fn to_act(&self) -> Vec<Seat> {
-        let uncommitted = || {
-            [HOME, AWAY]
-                .into_iter()
-                .filter(|s| !self.committed[s.index()])
-                .collect()
-        };
+        [HOME, AWAY]
+            .into_iter()
+            .filter(|seat| self.is_to_act(*seat))
+            .collect()
+    }
+
+    /// Whether `seat` is among [`Gridiron::to_act`], without building the list: every check
+    /// asks it, and listing the legal actions checks hundreds of candidates.
+    pub(crate) fn is_to_act(&self, seat: Seat) -> bool {
         match self.phase {
-            Phase::Roster | Phase::Snap => uncommitted(),
-            Phase::FourthDown => vec![self.offense],
-            Phase::Formation(seat) | Phase::Reaction(seat) => vec![seat],
-            Phase::Over => Vec::new(),
+            Phase::Roster | Phase::Snap => seat.index() < 2 && !self.committed[seat.index()],
+            Phase::FourthDown => seat == self.offense,
+            Phase::Formation(to_act) | Phase::Reaction(to_act) => seat == to_act,
+            Phase::Over => false,
         }
     }
 
@@ -95,7 +99,7 @@ impl Gridiron {
 
     /// Every candidate action of a seat, filtered by [`Gridiron::check`].
     pub(crate) fn legal(&self, seat: Seat) -> Vec<Action> {
-        if !self.to_act().contains(&seat) {
+        if !self.is_to_act(seat) {
             return Vec::new();
         }
         let candidates: Vec<Action> = match self.phase {
@@ -127,28 +131,33 @@ impl Gridiron {
             Phase::Snap | Phase::Reaction(_) => {
                 // Orders come already checked: each piece's plan is simulated once.
                 let mut all = self.legal_orders(seat);
-                all.extend(
-                    self.check(seat, &Action::Commit)
-                        .ok()
-                        .map(|()| Action::Commit),
-                );
+                all.extend(self.allows(seat, &Action::Commit).then_some(Action::Commit));
                 return all;
             }
             Phase::Over => Vec::new(),
         };
         candidates
             .into_iter()
-            .filter(|a| self.check(seat, a).is_ok())
+            .filter(|a| self.allows(seat, a))
             .collect()
     }
 
     /// Whether `seat` may take `action` now; the error says why not and what would be legal.
     pub(crate) fn check(&self, seat: Seat, action: &Action) -> Result<(), RuleError> {
+        self.check_as::<Words>(seat, action)
+    }
+
+    /// Whether `seat` may take `action` now, without putting a refusal into words.
+    pub(crate) fn allows(&self, seat: Seat, action: &Action) -> bool {
+        self.check_as::<Verdict>(seat, action).is_ok()
+    }
+
+    fn check_as<R: Refusals>(&self, seat: Seat, action: &Action) -> Result<(), R::Refusal> {
         if self.phase == Phase::Over {
-            return Err(RuleError::game_over());
+            return Err(R::written(RuleError::game_over()));
         }
-        if !self.to_act().contains(&seat) {
-            return Err(RuleError::not_your_turn(format!(
+        if !self.is_to_act(seat) {
+            return Err(R::not_your_turn(format_args!(
                 "{} is not to act in the {} phase; waiting for {}",
                 field::seat_name(seat),
                 self.phase_name(),
@@ -160,7 +169,7 @@ impl Gridiron {
             )));
         }
         let wrong_phase = || {
-            RuleError::illegal(format!(
+            R::illegal(format_args!(
                 "{} is not an action of the {} phase; {}",
                 super::notation::format_action(action),
                 self.phase_name(),
@@ -168,38 +177,38 @@ impl Gridiron {
             ))
         };
         match (self.phase, action) {
-            (Phase::Roster, Action::Captain(kind)) => {
-                self.drafts[seat.index()].check_captain(*kind)
-            }
-            (Phase::Roster, Action::Recruit(kind)) => {
-                self.drafts[seat.index()].check_recruit(*kind)
-            }
+            (Phase::Roster, Action::Captain(kind)) => self.drafts[seat.index()]
+                .check_captain(*kind)
+                .map_err(R::written),
+            (Phase::Roster, Action::Recruit(kind)) => self.drafts[seat.index()]
+                .check_recruit(*kind)
+                .map_err(R::written),
             (Phase::Roster, Action::DefaultRoster) => {
                 if self.drafts[seat.index()].is_empty() {
                     Ok(())
                 } else {
-                    Err(RuleError::illegal(
-                        "the default roster replaces an empty roster only; finish yours with captain/recruit",
-                    ))
+                    Err(R::illegal(format_args!(
+                        "the default roster replaces an empty roster only; finish yours with captain/recruit"
+                    )))
                 }
             }
             (Phase::Roster, Action::CommitRoster) => {
                 if self.drafts[seat.index()].is_complete() {
                     Ok(())
                 } else {
-                    Err(RuleError::illegal(
-                        "a roster needs a captain and six standard pieces before it is final",
-                    ))
+                    Err(R::illegal(format_args!(
+                        "a roster needs a captain and six standard pieces before it is final"
+                    )))
                 }
             }
             (Phase::FourthDown, Action::GoForIt | Action::Punt) => Ok(()),
             (Phase::Formation(_), Action::Place { piece, to }) => {
-                self.check_place(seat, *piece, *to)
+                self.check_place::<R>(seat, *piece, *to)
             }
             (Phase::Formation(_), Action::Ready) => Ok(()),
             (Phase::Snap | Phase::Reaction(_), Action::Commit) => Ok(()),
             (Phase::Snap | Phase::Reaction(_), order) if order.is_order() => {
-                self.check_order(seat, order)
+                self.check_order::<R>(seat, order)
             }
             _ => Err(wrong_phase()),
         }
@@ -351,26 +360,31 @@ impl Gridiron {
             .collect()
     }
 
-    fn check_place(&self, seat: Seat, piece: u32, to: Location) -> Result<(), RuleError> {
+    fn check_place<R: Refusals>(
+        &self,
+        seat: Seat,
+        piece: u32,
+        to: Location,
+    ) -> Result<(), R::Refusal> {
         let Some(p) = self.piece_opt(piece).filter(|p| p.owner == seat) else {
-            return Err(RuleError::illegal(format!(
+            return Err(R::illegal(format_args!(
                 "#{piece} is not one of your pieces"
             )));
         };
         if self.placed.contains(&p.id) {
-            return Err(RuleError::illegal(format!(
+            return Err(R::illegal(format_args!(
                 "#{piece} was already placed in this formation; place another piece or declare ready"
             )));
         }
         let (low, high) = self.formation_ranks(seat);
         if !field::on_field(to.square) || !(low..=high).contains(&to.square.rank) {
-            return Err(RuleError::illegal(format!(
+            return Err(R::illegal(format_args!(
                 "{} is outside your formation area: ranks {low} to {high}",
                 to.square
             )));
         }
         if let Some(other) = self.piece_at(to, piece) {
-            return Err(RuleError::illegal(format!(
+            return Err(R::illegal(format_args!(
                 "{to} is taken by #{other}; choose a free spot"
             )));
         }

@@ -14,6 +14,7 @@ mod flow;
 mod movement;
 mod notation;
 mod orders;
+mod refusals;
 pub mod roster;
 mod views;
 

@@ -14,36 +14,80 @@ use super::field::{self, AWAY, HOME, Location};
 use super::roster::{self, Ability, Kind};
 use super::{Action, Gridiron, Phase};
 use crate::game::RuleError;
+use crate::text::push_number;
 
 pub(crate) fn format_action(action: &Action) -> String {
+    let mut text = String::with_capacity(16);
     match action {
-        Action::Captain(kind) => format!("captain {}", kind.name()),
-        Action::Recruit(kind) => format!("recruit {}", kind.name()),
-        Action::DefaultRoster => "roster default".into(),
-        Action::CommitRoster => "roster done".into(),
-        Action::GoForIt => "go".into(),
-        Action::Punt => "punt".into(),
-        Action::Place { piece, to } => format!("place #{piece} {to}"),
-        Action::Ready => "ready".into(),
-        Action::Move { piece, to } => format!("#{piece} {to}"),
+        Action::Captain(kind) => {
+            text.push_str("captain ");
+            text.push_str(kind.name());
+        }
+        Action::Recruit(kind) => {
+            text.push_str("recruit ");
+            text.push_str(kind.name());
+        }
+        Action::DefaultRoster => text.push_str("roster default"),
+        Action::CommitRoster => text.push_str("roster done"),
+        Action::GoForIt => text.push_str("go"),
+        Action::Punt => text.push_str("punt"),
+        Action::Place { piece, to } => {
+            text.push_str("place ");
+            push_piece(&mut text, *piece);
+            text.push(' ');
+            push_location(&mut text, *to);
+        }
+        Action::Ready => text.push_str("ready"),
+        Action::Move { piece, to } => {
+            push_piece(&mut text, *piece);
+            text.push(' ');
+            push_location(&mut text, *to);
+        }
         Action::Use {
             piece,
             ability,
-            target: Some(t),
-        } => format!("#{piece} {} #{t}", ability.name()),
-        Action::Use {
-            piece,
-            ability,
-            target: None,
-        } => format!("#{piece} {}", ability.name()),
-        Action::Pass { piece, receiver } => format!("#{piece} pass #{receiver}"),
+            target,
+        } => {
+            push_piece(&mut text, *piece);
+            text.push(' ');
+            text.push_str(ability.name());
+            if let Some(target) = target {
+                text.push(' ');
+                push_piece(&mut text, *target);
+            }
+        }
+        Action::Pass { piece, receiver } => {
+            push_piece(&mut text, *piece);
+            text.push_str(" pass ");
+            push_piece(&mut text, *receiver);
+        }
         Action::Fake {
             piece,
             partner,
             keeper,
-        } => format!("#{piece} fake #{partner} keep #{keeper}"),
-        Action::Commit => "commit".into(),
+        } => {
+            push_piece(&mut text, *piece);
+            text.push_str(" fake ");
+            push_piece(&mut text, *partner);
+            text.push_str(" keep ");
+            push_piece(&mut text, *keeper);
+        }
+        Action::Commit => text.push_str("commit"),
     }
+    text
+}
+
+/// Appends a piece reference: `#3`.
+fn push_piece(text: &mut String, piece: u32) {
+    text.push('#');
+    push_number(text, piece);
+}
+
+/// Appends a location as its `Display` writes it: `h8.nw`.
+fn push_location(text: &mut String, location: Location) {
+    location.square.push_name(text);
+    text.push('.');
+    text.push_str(location.spot.name());
 }
 
 fn malformed(text: &str) -> RuleError {

@@ -1,9 +1,10 @@
 //! Planning: the orders a team writes for its pieces, their movement budgets and costs.
 
 use super::field::{self, Location, Spot};
+use super::refusals::{Refusals, Verdict};
 use super::roster::{Ability, Kind, Target, ability_cost};
 use super::{Action, Gridiron, MAX_ORDER_ITEMS};
-use crate::game::{RuleError, Seat};
+use crate::game::Seat;
 use crate::geometry::KING_DIRECTIONS;
 
 /// A piece's order as written so far, simulated on the current board.
@@ -139,7 +140,7 @@ impl Gridiron {
             .map(|p| p.id)
             .collect();
         for &id in &own {
-            if self.check_order_piece(seat, id).is_err() {
+            if self.check_order_piece::<Verdict>(seat, id).is_err() {
                 continue;
             }
             // The piece's plan is simulated once and every candidate is checked against it.
@@ -191,7 +192,7 @@ impl Gridiron {
             all.extend(
                 candidates
                     .into_iter()
-                    .filter(|a| self.check_order_item(seat, a, &planned).is_ok()),
+                    .filter(|a| self.check_order_item::<Verdict>(seat, a, &planned).is_ok()),
             );
         }
         all
@@ -199,26 +200,28 @@ impl Gridiron {
 
     /// Checks one order against the seat's own plan and the public board only, so that its
     /// answer never depends on what the other team wrote.
-    pub(crate) fn check_order(&self, seat: Seat, action: &Action) -> Result<(), RuleError> {
+    pub(crate) fn check_order<R: Refusals>(
+        &self,
+        seat: Seat,
+        action: &Action,
+    ) -> Result<(), R::Refusal> {
         let id = action.order_piece().expect("only orders are checked here");
-        self.check_order_piece(seat, id)?;
-        self.check_order_item(seat, action, &self.planned(seat, id))
+        self.check_order_piece::<R>(seat, id)?;
+        self.check_order_item::<R>(seat, action, &self.planned(seat, id))
     }
 
     /// Whether `seat` may write orders for piece `id` at all.
-    fn check_order_piece(&self, seat: Seat, id: u32) -> Result<(), RuleError> {
+    fn check_order_piece<R: Refusals>(&self, seat: Seat, id: u32) -> Result<(), R::Refusal> {
         if self.committed[seat.index()] {
-            return Err(RuleError::not_your_turn(
-                "your orders are committed; wait for the reveal",
-            ));
+            return Err(R::not_your_turn(format_args!(
+                "your orders are committed; wait for the reveal"
+            )));
         }
         let Some(piece) = self.piece_opt(id).filter(|p| p.owner == seat) else {
-            return Err(RuleError::illegal(format!(
-                "#{id} is not one of your pieces"
-            )));
+            return Err(R::illegal(format_args!("#{id} is not one of your pieces")));
         };
         if piece.frozen_now {
-            return Err(RuleError::illegal(format!(
+            return Err(R::illegal(format_args!(
                 "#{id} lost all its movement this turn (chop block); order another piece or commit"
             )));
         }
@@ -226,21 +229,21 @@ impl Gridiron {
     }
 
     /// Checks one order item of a piece whose plan so far is `planned`.
-    fn check_order_item(
+    fn check_order_item<R: Refusals>(
         &self,
         seat: Seat,
         action: &Action,
         planned: &Planned,
-    ) -> Result<(), RuleError> {
+    ) -> Result<(), R::Refusal> {
         let id = action.order_piece().expect("only orders are checked here");
         let piece = self.piece(id);
         if planned.ended {
-            return Err(RuleError::illegal(format!(
+            return Err(R::illegal(format_args!(
                 "the order of #{id} is finished (a pass, push, retreat, chop block or anchor ends it)"
             )));
         }
         if planned.items >= MAX_ORDER_ITEMS {
-            return Err(RuleError::illegal(format!(
+            return Err(R::illegal(format_args!(
                 "#{id} already has {MAX_ORDER_ITEMS} order items, the most one piece may write"
             )));
         }
@@ -250,25 +253,22 @@ impl Gridiron {
             Action::Move { to, .. } => {
                 let dir = direction(planned.loc, *to);
                 if dir.0.abs() > 1 || dir.1.abs() > 1 {
-                    return Err(RuleError::illegal(format!(
+                    return Err(R::illegal(format_args!(
                         "{to} is not one king step from {}, where #{id}'s order stands",
                         planned.loc
                     )));
                 }
                 if *to == planned.loc {
-                    return Err(RuleError::illegal(format!(
+                    return Err(R::illegal(format_args!(
                         "#{id} already stands on {to}; step to a neighbouring square or another spot"
                     )));
                 }
                 if !field::on_field(to.square) {
-                    return Err(RuleError::illegal(format!(
-                        "{} is off the field",
-                        to.square
-                    )));
+                    return Err(R::illegal(format_args!("{} is off the field", to.square)));
                 }
                 let cost = step_cost(piece.kind, planned.last_dir, dir, planned.route);
                 if cost > left {
-                    return Err(RuleError::illegal(format!(
+                    return Err(R::illegal(format_args!(
                         "the step to {to} costs {cost} but #{id} has {left} movement left"
                     )));
                 }
@@ -278,7 +278,7 @@ impl Gridiron {
                 ability, target, ..
             } => {
                 let Some(cost) = ability_cost(piece.kind, *ability, on_offense) else {
-                    return Err(RuleError::illegal(format!(
+                    return Err(R::illegal(format_args!(
                         "#{id} ({}) cannot use {} on {}",
                         piece.kind.name(),
                         ability.name(),
@@ -286,20 +286,20 @@ impl Gridiron {
                     )));
                 };
                 if planned.abilities.contains(ability) {
-                    return Err(RuleError::illegal(format!(
+                    return Err(R::illegal(format_args!(
                         "#{id} already uses {} in this order",
                         ability.name()
                     )));
                 }
                 if ability.limited() && piece.used.contains(ability) {
-                    return Err(RuleError::illegal(format!(
+                    return Err(R::illegal(format_args!(
                         "#{id} used {} in this series of downs; it returns at the next first down or drive",
                         ability.name()
                     )));
                 }
-                self.check_target(seat, id, *ability, *target)?;
+                self.check_target::<R>(seat, id, *ability, *target)?;
                 if cost > left {
-                    return Err(RuleError::illegal(format!(
+                    return Err(R::illegal(format_args!(
                         "{} costs {cost} but #{id} has {left} movement left",
                         ability.name()
                     )));
@@ -307,29 +307,31 @@ impl Gridiron {
                 Ok(())
             }
             Action::Pass { receiver, .. } => {
-                self.check_passer(seat, id)?;
+                self.check_passer::<R>(seat, id)?;
                 if self.pass_thrown
                     || self.plans[seat.index()]
                         .iter()
                         .any(|a| matches!(a, Action::Pass { .. }))
                 {
-                    return Err(RuleError::illegal("only one pass may be thrown per down"));
+                    return Err(R::illegal(format_args!(
+                        "only one pass may be thrown per down"
+                    )));
                 }
                 if self.planned_holder(seat) != id {
-                    return Err(RuleError::illegal(format!(
+                    return Err(R::illegal(format_args!(
                         "#{id} will not hold the ball; only the ball holder passes"
                     )));
                 }
                 if piece.kind == Kind::Qb && planned.moved {
-                    return Err(RuleError::illegal(
-                        "a qb passes instead of moving; only the scrambler may move, then pass",
-                    ));
+                    return Err(R::illegal(format_args!(
+                        "a qb passes instead of moving; only the scrambler may move, then pass"
+                    )));
                 }
                 match self.piece_opt(*receiver) {
                     Some(r) if r.owner == seat && r.id != id && r.kind.eligible_receiver() => {
                         Ok(())
                     }
-                    _ => Err(RuleError::illegal(format!(
+                    _ => Err(R::illegal(format_args!(
                         "#{receiver} cannot catch: receivers are your own fast, qb, deep threat, \
                          safety or scrambler pieces other than the passer"
                     ))),
@@ -338,9 +340,9 @@ impl Gridiron {
             Action::Fake {
                 partner, keeper, ..
             } => {
-                self.check_passer(seat, id)?;
+                self.check_passer::<R>(seat, id)?;
                 if planned.faked {
-                    return Err(RuleError::illegal(format!(
+                    return Err(R::illegal(format_args!(
                         "#{id} already has a play action in this order"
                     )));
                 }
@@ -348,20 +350,20 @@ impl Gridiron {
                     .fake
                     .is_some_and(|f| f.passer == id && f.partner == *partner);
                 if self.planned_holder(seat) != id && !renews {
-                    return Err(RuleError::illegal(format!(
+                    return Err(R::illegal(format_args!(
                         "#{id} will not hold the ball, so it cannot fake a hand-off"
                     )));
                 }
                 match self.piece_opt(*partner) {
                     Some(p) if p.owner == seat && p.id != id && !p.kind.is_heavy() => {}
                     _ => {
-                        return Err(RuleError::illegal(format!(
+                        return Err(R::illegal(format_args!(
                             "#{partner} cannot be the play-action partner: it must be another of your pieces that is not a heavy"
                         )));
                     }
                 }
                 if *keeper != id && keeper != partner {
-                    return Err(RuleError::illegal(format!(
+                    return Err(R::illegal(format_args!(
                         "the keeper must be #{id} or #{partner}"
                     )));
                 }
@@ -371,27 +373,27 @@ impl Gridiron {
         }
     }
 
-    fn check_passer(&self, seat: Seat, id: u32) -> Result<(), RuleError> {
+    fn check_passer<R: Refusals>(&self, seat: Seat, id: u32) -> Result<(), R::Refusal> {
         if seat != self.offense {
-            return Err(RuleError::illegal(
-                "only the offence has the ball to pass or fake",
-            ));
+            return Err(R::illegal(format_args!(
+                "only the offence has the ball to pass or fake"
+            )));
         }
         if !self.piece(id).kind.is_passer() {
-            return Err(RuleError::illegal(format!(
+            return Err(R::illegal(format_args!(
                 "#{id} is not a qb or scrambler; only they pass and fake"
             )));
         }
         Ok(())
     }
 
-    fn check_target(
+    fn check_target<R: Refusals>(
         &self,
         seat: Seat,
         id: u32,
         ability: Ability,
         target: Option<u32>,
-    ) -> Result<(), RuleError> {
+    ) -> Result<(), R::Refusal> {
         let found = target.and_then(|t| self.piece_opt(t));
         let fine = match ability.target() {
             Target::None => target.is_none(),
@@ -403,13 +405,16 @@ impl Gridiron {
         if fine {
             return Ok(());
         }
-        Err(RuleError::illegal(match ability.target() {
-            Target::None => format!("{} takes no target", ability.name()),
-            Target::Enemy => format!("{} needs an opposing piece as its target", ability.name()),
-            Target::AlliedHeavy => format!(
+        Err(match ability.target() {
+            Target::None => R::illegal(format_args!("{} takes no target", ability.name())),
+            Target::Enemy => R::illegal(format_args!(
+                "{} needs an opposing piece as its target",
+                ability.name()
+            )),
+            Target::AlliedHeavy => R::illegal(format_args!(
                 "{} needs another of your heavy pieces (heavy, rusher, lineman) as its target",
                 ability.name()
-            ),
-        }))
+            )),
+        })
     }
 }

@@ -667,6 +667,10 @@ impl Game for KingsGoal {
         self.notation(seat, action)
     }
 
+    fn format_actions(&self, seat: Seat, actions: &[Action]) -> Vec<String> {
+        self.notations(seat, actions)
+    }
+
     fn parse_action(&self, seat: Seat, text: &str) -> Result<Action, RuleError> {
         self.read_notation(seat, text)
     }

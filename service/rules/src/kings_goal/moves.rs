@@ -11,30 +11,26 @@ impl KingsGoal {
     /// The squares a piece other than a pawn could go to by its chess movement: for sliders,
     /// each square along a line up to and including the first occupied one.
     pub(super) fn reach(&self, piece: &Piece) -> Vec<Square> {
-        let (directions, slides): (&[(i8, i8)], bool) = match piece.kind {
-            PieceKind::King => (&KING_DIRECTIONS, false),
-            PieceKind::Knight => (&KNIGHT_JUMPS, false),
-            PieceKind::Queen => (&KING_DIRECTIONS, true),
-            PieceKind::Rook => (&ORTHOGONAL, true),
-            PieceKind::Bishop => (&DIAGONAL, true),
-            PieceKind::Pawn => return Vec::new(),
-        };
         let mut squares = Vec::new();
-        for &(df, dr) in directions {
-            let mut square = piece.square.offset(df, dr);
-            while on_board(square) {
-                squares.push(square);
-                if !slides || self.piece_at(square).is_some() {
-                    break;
-                }
-                square = square.offset(df, dr);
+        reach_on(&self.occupancy(), piece, |square| squares.push(square));
+        squares
+    }
+
+    /// The pieces by square, built once for a whole move generation or list of notations.
+    pub(super) fn occupancy(&self) -> Occupancy<'_> {
+        let mut occupancy = Occupancy([None; 64]);
+        for piece in &self.pieces {
+            if let Some(index) = board_index(piece.square) {
+                // The first piece on a square wins, as `piece_at` finds it.
+                occupancy.0[index].get_or_insert(piece);
             }
         }
-        squares
+        occupancy
     }
 
     pub(super) fn play_actions(&self, seat: Seat) -> Vec<Action> {
         let holder = self.holder().expect("the ball is held during play").clone();
+        let occupancy = self.occupancy();
         let mut actions = Vec::new();
         // Listed by square, so the order does not depend on how the pieces came to be stored.
         let mut own: Vec<&Piece> = self.pieces.iter().filter(|p| p.owner == seat).collect();
@@ -43,7 +39,7 @@ impl KingsGoal {
             if self.kickoff_pending && piece.id != holder.id {
                 continue;
             }
-            self.piece_actions(piece, &holder, &mut actions);
+            self.piece_actions(&occupancy, piece, &holder, &mut actions);
         }
         if self.kickoff_pending {
             actions.retain(|a| matches!(a, Action::Pass { .. }));
@@ -54,9 +50,15 @@ impl KingsGoal {
         actions
     }
 
-    fn piece_actions(&self, piece: &Piece, holder: &Piece, actions: &mut Vec<Action>) {
+    fn piece_actions(
+        &self,
+        occupancy: &Occupancy<'_>,
+        piece: &Piece,
+        holder: &Piece,
+        actions: &mut Vec<Action>,
+    ) {
         let carrying = piece.id == holder.id;
-        let mut consider = |to: Square, may_move: bool, may_take: bool| match self.piece_at(to) {
+        let mut consider = |to: Square, may_move: bool, may_take: bool| match occupancy.at(to) {
             None if may_move => {
                 let scores = carrying && is_goal_of(piece.owner.opponent(), to);
                 for promotion in self.promotions(piece, to, scores) {
@@ -97,9 +99,7 @@ impl KingsGoal {
                 }
             }
         } else {
-            for to in self.reach(piece) {
-                consider(to, true, true);
-            }
+            reach_on(occupancy, piece, |to| consider(to, true, true));
         }
     }
 
@@ -294,5 +294,46 @@ impl KingsGoal {
             .map(|a| self.notation(seat, a))
             .collect::<Vec<_>>()
             .join(", ")
+    }
+}
+
+/// The piece on each square of the board, if any, so that move generation looks a square up
+/// instead of searching the pieces for every square it considers.
+pub(super) struct Occupancy<'a>([Option<&'a Piece>; 64]);
+
+impl Occupancy<'_> {
+    fn at(&self, square: Square) -> Option<&Piece> {
+        board_index(square).and_then(|index| self.0[index])
+    }
+
+    pub(super) fn kind_at(&self, square: Square) -> Option<PieceKind> {
+        self.at(square).map(|piece| piece.kind)
+    }
+}
+
+fn board_index(square: Square) -> Option<usize> {
+    on_board(square).then(|| ((square.rank - 1) * 8 + square.file - 1) as usize)
+}
+
+/// Calls `visit` with each square a piece other than a pawn could go to by its chess movement:
+/// for sliders, each square along a line up to and including the first occupied one.
+fn reach_on(occupancy: &Occupancy<'_>, piece: &Piece, mut visit: impl FnMut(Square)) {
+    let (directions, slides): (&[(i8, i8)], bool) = match piece.kind {
+        PieceKind::King => (&KING_DIRECTIONS, false),
+        PieceKind::Knight => (&KNIGHT_JUMPS, false),
+        PieceKind::Queen => (&KING_DIRECTIONS, true),
+        PieceKind::Rook => (&ORTHOGONAL, true),
+        PieceKind::Bishop => (&DIAGONAL, true),
+        PieceKind::Pawn => return,
+    };
+    for &(df, dr) in directions {
+        let mut square = piece.square.offset(df, dr);
+        while on_board(square) {
+            visit(square);
+            if !slides || occupancy.at(square).is_some() {
+                break;
+            }
+            square = square.offset(df, dr);
+        }
     }
 }

@@ -8,9 +8,11 @@
 //! - pass: `Nc3>e4`, `Ke1>d2`, pawns without a letter: `d4>e5`
 //! - wait (only when nothing else is legal): `--`
 
+use super::moves::Occupancy;
 use super::{Action, KingsGoal, PieceKind};
 use crate::game::{Game, RuleError, Seat};
 use crate::geometry::Square;
+use crate::rivals::{Rivals, push_origin_hint};
 
 /// What a move or capture text says, before it is matched against the legal actions.
 struct MoveText {
@@ -38,88 +40,130 @@ fn parse_square(text: &str, whole: &str) -> Result<Square, RuleError> {
 
 impl KingsGoal {
     pub(super) fn notation(&self, seat: Seat, action: &Action) -> String {
-        match action {
-            Action::Choose(kind) => format!("+{}", kind.letter()),
-            Action::DefaultChoice => "+default".to_owned(),
-            Action::Place { kind, square } => format!("{}@{square}", kind.letter()),
-            Action::DefaultPlacement => "@default".to_owned(),
-            Action::Wait => "--".to_owned(),
-            Action::Pass { from, to } => {
-                let letter = match self.piece_at(*from).map(|p| p.kind) {
-                    Some(PieceKind::Pawn) | None => String::new(),
-                    Some(kind) => kind.letter().to_string(),
-                };
-                format!("{letter}{from}>{to}")
+        let board = self.occupancy();
+        let origins = self
+            .needs_origins(seat, &board, action)
+            .then(|| self.origins(seat, &board));
+        write_notation(&board, action, origins.as_ref())
+    }
+
+    /// The notations of many actions of `seat`, exactly as [`KingsGoal::notation`] gives them one
+    /// by one, with the legal moves that disambiguation looks at generated once for the list.
+    pub(super) fn notations(&self, seat: Seat, actions: &[Action]) -> Vec<String> {
+        let board = self.occupancy();
+        let origins = actions
+            .iter()
+            .any(|a| self.needs_origins(seat, &board, a))
+            .then(|| self.origins(seat, &board));
+        actions
+            .iter()
+            .map(|action| write_notation(&board, action, origins.as_ref()))
+            .collect()
+    }
+
+    /// The legal moves (class 0) and captures (class 1) of `seat`, for naming origins.
+    fn origins(&self, seat: Seat, board: &Occupancy<'_>) -> Rivals<PieceKind> {
+        let mut origins = Rivals::new(8, 1, 8, 2);
+        for action in self.legal_actions(seat) {
+            let (capture, from, to) = match action {
+                Action::Move { from, to, .. } => (false, from, to),
+                Action::Capture { from, to, .. } => (true, from, to),
+                _ => continue,
+            };
+            if let Some(kind) = board.kind_at(from) {
+                origins.add(usize::from(capture), to, kind, from);
             }
-            Action::Move {
-                from,
-                to,
-                promotion,
+        }
+        origins
+    }
+}
+
+impl KingsGoal {
+    /// Whether the notation of `action` may have to name its mover's origin: a move or capture
+    /// by a piece other than a pawn, when `seat` has another piece of that kind that might make
+    /// the same move.
+    fn needs_origins(&self, seat: Seat, board: &Occupancy<'_>, action: &Action) -> bool {
+        let from = match action {
+            Action::Move { from, .. } | Action::Capture { from, .. } => *from,
+            _ => return false,
+        };
+        match board.kind_at(from) {
+            Some(PieceKind::Pawn) | None => false,
+            Some(kind) => self
+                .pieces
+                .iter()
+                .any(|p| p.owner == seat && p.kind == kind && p.square != from),
+        }
+    }
+}
+
+/// Writes the notation of `action`; `origins` holds the seat's legal moves and captures whenever
+/// [`KingsGoal::needs_origins`] says the action needs them: without them no rival can exist.
+fn write_notation(
+    board: &Occupancy<'_>,
+    action: &Action,
+    origins: Option<&Rivals<PieceKind>>,
+) -> String {
+    let mut text = String::with_capacity(8);
+    match action {
+        Action::Choose(kind) => {
+            text.push('+');
+            text.push(kind.letter());
+        }
+        Action::DefaultChoice => text.push_str("+default"),
+        Action::Place { kind, square } => {
+            text.push(kind.letter());
+            text.push('@');
+            square.push_name(&mut text);
+        }
+        Action::DefaultPlacement => text.push_str("@default"),
+        Action::Wait => text.push_str("--"),
+        Action::Pass { from, to } => {
+            match board.kind_at(*from) {
+                Some(PieceKind::Pawn) | None => {}
+                Some(kind) => text.push(kind.letter()),
             }
-            | Action::Capture {
-                from,
-                to,
-                promotion,
-            } => {
-                let capture = matches!(action, Action::Capture { .. });
-                let kind = self.piece_at(*from).map_or(PieceKind::Pawn, |p| p.kind);
-                let mut text = String::new();
-                if kind == PieceKind::Pawn {
-                    if capture {
-                        text.push(file_letter(from.file));
-                    }
-                } else {
-                    text.push(kind.letter());
-                    text.push_str(&self.disambiguation(seat, action, kind, *from, *to));
-                }
+            from.push_name(&mut text);
+            text.push('>');
+            to.push_name(&mut text);
+        }
+        Action::Move {
+            from,
+            to,
+            promotion,
+        }
+        | Action::Capture {
+            from,
+            to,
+            promotion,
+        } => {
+            let capture = matches!(action, Action::Capture { .. });
+            let kind = board.kind_at(*from).unwrap_or(PieceKind::Pawn);
+            if kind == PieceKind::Pawn {
                 if capture {
-                    text.push('x');
+                    text.push(file_letter(from.file));
                 }
-                text.push_str(&to.to_string());
-                if let Some(p) = promotion {
-                    text.push('=');
-                    text.push(p.letter());
+            } else {
+                text.push(kind.letter());
+                if let Some(origins) = origins {
+                    let rivals = origins.of(usize::from(capture), *to, kind, *from);
+                    push_origin_hint(&mut text, rivals, *from);
                 }
-                text
+            }
+            if capture {
+                text.push('x');
+            }
+            to.push_name(&mut text);
+            if let Some(p) = promotion {
+                text.push('=');
+                text.push(p.letter());
             }
         }
     }
+    text
+}
 
-    /// The shortest origin hint that tells this move from the other legal ones of the same
-    /// kind of piece, kind of action and target.
-    fn disambiguation(
-        &self,
-        seat: Seat,
-        action: &Action,
-        kind: PieceKind,
-        from: Square,
-        to: Square,
-    ) -> String {
-        let capture = matches!(action, Action::Capture { .. });
-        let rivals: Vec<Square> = self
-            .legal_actions(seat)
-            .into_iter()
-            .filter_map(|a| match a {
-                Action::Move { from: f, to: t, .. } if !capture => Some((f, t)),
-                Action::Capture { from: f, to: t, .. } if capture => Some((f, t)),
-                _ => None,
-            })
-            .filter(|(f, t)| {
-                *t == to && *f != from && self.piece_at(*f).is_some_and(|p| p.kind == kind)
-            })
-            .map(|(f, _)| f)
-            .collect();
-        if rivals.is_empty() {
-            String::new()
-        } else if rivals.iter().all(|r| r.file != from.file) {
-            file_letter(from.file).to_string()
-        } else if rivals.iter().all(|r| r.rank != from.rank) {
-            from.rank.to_string()
-        } else {
-            from.to_string()
-        }
-    }
-
+impl KingsGoal {
     pub(super) fn read_notation(&self, seat: Seat, text: &str) -> Result<Action, RuleError> {
         let text = text.trim();
         let action = if text == "--" {

@@ -59,6 +59,18 @@ pub(super) fn choosable(chosen: &[PieceKind], kind: PieceKind) -> bool {
         && (!last_pick || kind.can_kick_off() || chosen.iter().any(|k| k.can_kick_off()))
 }
 
+/// Why a single placement is refused, before the words are put together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Misplacement {
+    NoneLeft,
+    OutsideHalf,
+    Occupied,
+    NotTheKicker,
+    KingOffGoal,
+    PawnOnGoal,
+    BishopsOnOneColour,
+}
+
 /// A piece still to place, with the colour a bishop must take (`Some(true)` = dark).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Slot {
@@ -177,64 +189,90 @@ impl KingsGoal {
         kind: PieceKind,
         square: Square,
     ) -> Result<(), String> {
-        let half = if seat == WHITE { "1-4" } else { "5-8" };
-        let goal = goal_squares(seat)
-            .iter()
-            .map(Square::to_string)
-            .collect::<Vec<_>>()
-            .join(", ");
+        match self.misplacement(seat, kind, square) {
+            None => Ok(()),
+            Some(problem) => Err(self.misplacement_text(seat, kind, square, problem)),
+        }
+    }
+
+    /// The first check a single placement fails, if any. Cheap: listing the placements asks it
+    /// for every square of the half and every kind in hand, so the words of a refusal are only
+    /// put together by [`KingsGoal::placement_check`].
+    fn misplacement(&self, seat: Seat, kind: PieceKind, square: Square) -> Option<Misplacement> {
         if !self.unplaced[seat.index()].contains(&kind) {
-            return Err(format!(
-                "you have no {} left to place; still to place: {}",
-                kind.name(),
-                kinds_text(&self.unplaced[seat.index()])
-            ));
+            return Some(Misplacement::NoneLeft);
         }
         if !in_half(seat, square) {
-            return Err(format!(
-                "{square} is outside your half: {} places on ranks {half}",
-                seat_name(seat)
-            ));
+            return Some(Misplacement::OutsideHalf);
         }
         if self.piece_at(square).is_some() {
-            return Err(format!("{square} is already occupied"));
+            return Some(Misplacement::Occupied);
         }
-        if seat == self.kicking && !self.kicker_placed() {
-            let ko = kickoff_square(seat);
-            if square != ko || !kind.can_kick_off() {
-                return Err(format!(
-                    "your first piece is the kick-off piece: place a queen, rook, bishop or \
-                     knight on {ko}"
-                ));
-            }
+        if seat == self.kicking
+            && !self.kicker_placed()
+            && (square != kickoff_square(seat) || !kind.can_kick_off())
+        {
+            return Some(Misplacement::NotTheKicker);
         }
         match kind {
-            PieceKind::King if !is_goal_of(seat, square) => {
-                return Err(format!(
-                    "the king must stand on one of your goal squares: {goal}"
-                ));
-            }
-            PieceKind::Pawn if is_goal_of(seat, square) => {
-                return Err(format!(
-                    "a pawn may not stand on your own goal squares ({goal})"
-                ));
-            }
-            PieceKind::Bishop => {
-                let clash = self.pieces.iter().any(|p| {
+            PieceKind::King if !is_goal_of(seat, square) => Some(Misplacement::KingOffGoal),
+            PieceKind::Pawn if is_goal_of(seat, square) => Some(Misplacement::PawnOnGoal),
+            PieceKind::Bishop
+                if self.pieces.iter().any(|p| {
                     p.owner == seat
                         && p.kind == PieceKind::Bishop
                         && p.square.is_dark() == square.is_dark()
-                });
-                if clash {
-                    return Err(format!(
-                        "your bishops must stand on squares of different colours; {square} has \
-                         the colour of your other bishop"
-                    ));
-                }
+                }) =>
+            {
+                Some(Misplacement::BishopsOnOneColour)
             }
-            _ => {}
+            _ => None,
         }
-        Ok(())
+    }
+
+    fn misplacement_text(
+        &self,
+        seat: Seat,
+        kind: PieceKind,
+        square: Square,
+        problem: Misplacement,
+    ) -> String {
+        let goal = || {
+            goal_squares(seat)
+                .iter()
+                .map(Square::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match problem {
+            Misplacement::NoneLeft => format!(
+                "you have no {} left to place; still to place: {}",
+                kind.name(),
+                kinds_text(&self.unplaced[seat.index()])
+            ),
+            Misplacement::OutsideHalf => format!(
+                "{square} is outside your half: {} places on ranks {}",
+                seat_name(seat),
+                if seat == WHITE { "1-4" } else { "5-8" }
+            ),
+            Misplacement::Occupied => format!("{square} is already occupied"),
+            Misplacement::NotTheKicker => format!(
+                "your first piece is the kick-off piece: place a queen, rook, bishop or knight \
+                 on {}",
+                kickoff_square(seat)
+            ),
+            Misplacement::KingOffGoal => format!(
+                "the king must stand on one of your goal squares: {}",
+                goal()
+            ),
+            Misplacement::PawnOnGoal => {
+                format!("a pawn may not stand on your own goal squares ({})", goal())
+            }
+            Misplacement::BishopsOnOneColour => format!(
+                "your bishops must stand on squares of different colours; {square} has the \
+                 colour of your other bishop"
+            ),
+        }
     }
 
     /// Puts a piece from the hand on the board, without any check.
@@ -360,7 +398,7 @@ impl KingsGoal {
         let mut actions = Vec::new();
         for kind in kinds {
             for square in half_squares(seat) {
-                if self.placement_check(seat, kind, square).is_err() {
+                if self.misplacement(seat, kind, square).is_some() {
                     continue;
                 }
                 let key = (
@@ -424,7 +462,7 @@ impl KingsGoal {
                 .into_iter()
                 .chain(half_squares(seat))
                 .find(|s| {
-                    trial.placement_check(seat, kind, *s).is_ok()
+                    trial.misplacement(seat, kind, *s).is_none()
                         && trial.feasible_after(seat, kind, *s)
                 })
                 .expect("a feasible hand always has a legal square for its next piece");

@@ -1029,3 +1029,115 @@ fn a_seat_out_of_time_chooses_and_places_its_whole_default_set_at_once() {
     assert_eq!(game.phase.name(), "placement");
     assert_eq!(game.default_action(seat), Some(Action::DefaultPlacement));
 }
+
+// ----- listing legal actions -----
+
+/// The notation of one action as the engine wrote it before lists were formatted at once:
+/// every move by a piece other than a pawn regenerates the legal actions to find its rivals.
+/// Kept as the reference the faster notation must match byte for byte.
+fn reference_notation(game: &KingsGoal, seat: Seat, action: &Action) -> String {
+    match action {
+        Action::Choose(kind) => format!("+{}", kind.letter()),
+        Action::DefaultChoice => "+default".to_owned(),
+        Action::Place { kind, square } => format!("{}@{square}", kind.letter()),
+        Action::DefaultPlacement => "@default".to_owned(),
+        Action::Wait => "--".to_owned(),
+        Action::Pass { from, to } => {
+            let letter = match game.piece_at(*from).map(|p| p.kind) {
+                Some(PieceKind::Pawn) | None => String::new(),
+                Some(kind) => kind.letter().to_string(),
+            };
+            format!("{letter}{from}>{to}")
+        }
+        Action::Move {
+            from,
+            to,
+            promotion,
+        }
+        | Action::Capture {
+            from,
+            to,
+            promotion,
+        } => {
+            let capture = matches!(action, Action::Capture { .. });
+            let kind = game.piece_at(*from).map_or(PieceKind::Pawn, |p| p.kind);
+            let mut text = String::new();
+            if kind == PieceKind::Pawn {
+                if capture {
+                    text.push((b'a' + (from.file - 1) as u8) as char);
+                }
+            } else {
+                text.push(kind.letter());
+                let rivals: Vec<Square> = game
+                    .legal_actions(seat)
+                    .into_iter()
+                    .filter_map(|a| match a {
+                        Action::Move { from: f, to: t, .. } if !capture => Some((f, t)),
+                        Action::Capture { from: f, to: t, .. } if capture => Some((f, t)),
+                        _ => None,
+                    })
+                    .filter(|(f, t)| {
+                        *t == *to
+                            && *f != *from
+                            && game.piece_at(*f).is_some_and(|p| p.kind == kind)
+                    })
+                    .map(|(f, _)| f)
+                    .collect();
+                if rivals.is_empty() {
+                } else if rivals.iter().all(|r| r.file != from.file) {
+                    text.push((b'a' + (from.file - 1) as u8) as char);
+                } else if rivals.iter().all(|r| r.rank != from.rank) {
+                    text.push_str(&from.rank.to_string());
+                } else {
+                    text.push_str(&from.to_string());
+                }
+            }
+            if capture {
+                text.push('x');
+            }
+            text.push_str(&to.to_string());
+            if let Some(p) = promotion {
+                text.push('=');
+                text.push(p.letter());
+            }
+            text
+        }
+    }
+}
+
+#[test]
+fn a_listed_move_names_its_origin_as_when_formatted_alone() {
+    // White's two knights can reach the same squares, and so can its two rooks on one file.
+    let game = at("4k3/8/8/R7/8/2N1N3/8/R2K4 play w d1 1:0 0-0 w -/-");
+    let legal = game.legal_actions(WHITE);
+    let listed = game.format_actions(WHITE, &legal);
+    for (action, text) in legal.iter().zip(&listed) {
+        assert_eq!(*text, game.format_action(WHITE, action));
+        assert_eq!(*text, reference_notation(&game, WHITE, action));
+    }
+    for text in ["Ncd5", "Ned5", "R1a3", "R5a3", "Rb1", "Ne4"] {
+        assert!(listed.iter().any(|t| t == text), "{text} not in {listed:?}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Formatting the legal list at once agrees with formatting each action alone, and both
+    /// with the engine's earlier notation, at every state of random matches.
+    #[test]
+    fn listing_the_legal_actions_matches_formatting_them_one_by_one(seed in any::<u64>()) {
+        let setup = spec(None, 45);
+        let playout = crate::playout::checked_listing_playout::<KingsGoal>(
+            &setup,
+            &mut Rng::new(seed),
+            20_000,
+            |game, seat, legal, listed| {
+                for (action, text) in legal.iter().zip(listed) {
+                    assert_eq!(*text, reference_notation(game, seat, action), "{action:?}");
+                }
+            },
+        );
+        prop_assert!(playout.finished);
+    }
+}

@@ -1,90 +1,107 @@
 //! Action notation: the page's own (`Qexi9`, `Bi7`), plus `K@f1`, `default` and `end`.
 
-use std::collections::HashSet;
-
-use super::pitch::{goal_defended_by, on_board};
+use super::pitch::{self, goal_defended_by, on_board};
 use super::{Action, Phase, PieceKind, SoccerChess};
 use crate::game::{Game, RuleError, Seat};
 use crate::geometry::Square;
+use crate::rivals::{Rivals, push_origin_hint};
 
 const END_SET: &str = "end";
 const DEFAULT_FORMATION: &str = "default";
 
 /// The canonical notation of an action of `seat` in the current state.
 pub(super) fn format(game: &SoccerChess, seat: Seat, action: &Action) -> String {
-    format_with(game, seat, action, &|rival, relocated| {
-        game.piece_actions(rival).contains(relocated)
+    write(game, action, &|text, action, id, kind, from| {
+        let rivals = game
+            .movable_pieces(seat)
+            .filter(|other| *other != id && game.pieces[*other as usize].kind == kind)
+            .filter_map(|other| {
+                let square = game.pieces[other as usize].square?;
+                game.piece_actions(other)
+                    .contains(&relocated(action, square))
+                    .then_some(square)
+            });
+        push_origin_hint(text, rivals, from);
     })
 }
 
 /// The canonical notations of many actions of `seat`, as [`format`] gives them one by one.
-/// Disambiguation asks which other pieces could make the same move; their moves are generated
-/// once here for the whole list instead of again for every action.
+/// Disambiguation asks which other pieces of the mover's kind could make the same move or kick;
+/// every movable piece's moves and kicks are generated once here for the whole list, chained by
+/// destination, instead of the rivals' moves again for every action.
 pub(super) fn format_all(game: &SoccerChess, seat: Seat, actions: &[Action]) -> Vec<String> {
-    // A set: every listed move asks it about each rival of the same kind.
-    let movable: HashSet<Action> = game
-        .movable_pieces(seat)
-        .flat_map(|id| game.piece_actions(id))
-        .collect();
-    // A piece's moves and kicks all start from its own square, so among every movable piece's
-    // actions, one that starts on a rival's square is that rival's.
-    let could = |_rival: u32, relocated: &Action| movable.contains(relocated);
+    let pieces_act = actions
+        .iter()
+        .any(|a| matches!(a, Action::Move { .. } | Action::Kick { .. }));
+    let rivals = pieces_act.then(|| {
+        // Kicks may end on the crossbar cells just off the board, ranks 0 and 18.
+        let mut rivals = Rivals::new(pitch::FILES, 0, pitch::RANKS + 1, 2);
+        for id in game.movable_pieces(seat) {
+            let kind = game.pieces[id as usize].kind;
+            for action in game.piece_actions(id) {
+                match action {
+                    Action::Move { from, to } => rivals.add(MOVE, to, kind, from),
+                    Action::Kick { from, target } => rivals.add(KICK, target, kind, from),
+                    _ => {}
+                }
+            }
+        }
+        rivals
+    });
     actions
         .iter()
-        .map(|action| format_with(game, seat, action, &could))
+        .map(|action| {
+            write(game, action, &|text, action, _id, kind, from| {
+                let Some(rivals) = &rivals else { return };
+                let (class, destination) = match *action {
+                    Action::Move { to, .. } => (MOVE, to),
+                    Action::Kick { target, .. } => (KICK, target),
+                    _ => return,
+                };
+                push_origin_hint(text, rivals.of(class, destination, kind, from), from);
+            })
+        })
         .collect()
 }
 
-/// Formats `action`; `could(rival, relocated)` says whether piece `rival` could make the same
-/// move or kick, `relocated` to start from its square.
-fn format_with(
-    game: &SoccerChess,
-    seat: Seat,
-    action: &Action,
-    could: &dyn Fn(u32, &Action) -> bool,
-) -> String {
-    match *action {
-        Action::Place { kind, square } => format!("{}@{square}", kind.symbol()),
-        Action::DefaultFormation => DEFAULT_FORMATION.to_owned(),
-        Action::EndSet => END_SET.to_owned(),
-        Action::Move { from, to } => piece_action(game, seat, action, from, "", to, could),
-        Action::Kick { from, target } => piece_action(game, seat, action, from, "x", target, could),
-    }
-}
+/// The classes of piece action in a [`Rivals`] table.
+const MOVE: usize = 0;
+const KICK: usize = 1;
 
-/// Formats a move or kick, naming the mover's file, rank or both only when another piece of
-/// the same kind could make the same move or kick now (as chess SAN does).
-fn piece_action(
-    game: &SoccerChess,
-    seat: Seat,
-    action: &Action,
-    from: Square,
-    separator: &str,
-    destination: Square,
-    could: &dyn Fn(u32, &Action) -> bool,
-) -> String {
-    let Some(id) = game.piece_at(from) else {
-        return format!("{from}{separator}{destination}");
-    };
-    let kind = game.pieces[id as usize].kind;
-    let rivals: Vec<Square> = game
-        .movable_pieces(seat)
-        .filter(|other| *other != id && game.pieces[*other as usize].kind == kind)
-        .filter_map(|other| {
-            let square = game.pieces[other as usize].square?;
-            could(other, &relocated(action, square)).then_some(square)
-        })
-        .collect();
-    let disambiguation = if rivals.is_empty() {
-        String::new()
-    } else if rivals.iter().all(|sq| sq.file != from.file) {
-        from.to_string()[..1].to_owned()
-    } else if rivals.iter().all(|sq| sq.rank != from.rank) {
-        from.rank.to_string()
-    } else {
-        from.to_string()
-    };
-    format!("{}{disambiguation}{separator}{destination}", kind.symbol())
+/// Appends the origin hint of a move or kick (`action`) of piece `id`, of `kind`, from `from`.
+type OriginHint<'a> = dyn Fn(&mut String, &Action, u32, PieceKind, Square) + 'a;
+
+/// Writes `action`; `hint` names the mover's file, rank or both when another piece of the same
+/// kind could make the same move or kick now (as chess SAN does).
+fn write(game: &SoccerChess, action: &Action, hint: &OriginHint<'_>) -> String {
+    let mut text = String::with_capacity(8);
+    match *action {
+        Action::Place { kind, square } => {
+            text.push(kind.symbol());
+            text.push('@');
+            square.push_name(&mut text);
+        }
+        Action::DefaultFormation => text.push_str(DEFAULT_FORMATION),
+        Action::EndSet => text.push_str(END_SET),
+        Action::Move { from, to } | Action::Kick { from, target: to } => {
+            let separator = if matches!(action, Action::Kick { .. }) {
+                "x"
+            } else {
+                ""
+            };
+            match game.piece_at(from) {
+                None => from.push_name(&mut text),
+                Some(id) => {
+                    let kind = game.pieces[id as usize].kind;
+                    text.push(kind.symbol());
+                    hint(&mut text, action, id, kind, from);
+                }
+            }
+            text.push_str(separator);
+            to.push_name(&mut text);
+        }
+    }
+    text
 }
 
 /// The same move or kick made by a piece standing on `from` instead.

@@ -1234,3 +1234,110 @@ proptest! {
         prop_assert_eq!(game.scores(), outcome.scores);
     }
 }
+
+// ----- listing legal actions -----
+
+/// The notation of one action as the engine wrote it before lists were formatted with a table
+/// of every movable piece's moves: the rivals' moves generated again for every action, and
+/// `format!`. Kept as the reference the faster notation must match byte for byte.
+fn reference_notation(game: &SoccerChess, seat: Seat, action: &Action) -> String {
+    let piece_action = |from: Square, separator: &str, destination: Square| {
+        let Some(id) = game.piece_at(from) else {
+            return format!("{from}{separator}{destination}");
+        };
+        let kind = game.pieces[id as usize].kind;
+        let rivals: Vec<Square> = game
+            .movable_pieces(seat)
+            .filter(|other| *other != id && game.pieces[*other as usize].kind == kind)
+            .filter_map(|other| {
+                let square = game.pieces[other as usize].square?;
+                let relocated = match *action {
+                    Action::Move { to, .. } => Action::Move { from: square, to },
+                    Action::Kick { target, .. } => Action::Kick {
+                        from: square,
+                        target,
+                    },
+                    ref other => other.clone(),
+                };
+                game.piece_actions(other)
+                    .contains(&relocated)
+                    .then_some(square)
+            })
+            .collect();
+        let disambiguation = if rivals.is_empty() {
+            String::new()
+        } else if rivals.iter().all(|sq| sq.file != from.file) {
+            from.to_string()[..1].to_owned()
+        } else if rivals.iter().all(|sq| sq.rank != from.rank) {
+            from.rank.to_string()
+        } else {
+            from.to_string()
+        };
+        format!("{}{disambiguation}{separator}{destination}", kind.symbol())
+    };
+    match *action {
+        Action::Place { kind, square } => format!("{}@{square}", kind.symbol()),
+        Action::DefaultFormation => "default".to_owned(),
+        Action::EndSet => "end".to_owned(),
+        Action::Move { from, to } => piece_action(from, "", to),
+        Action::Kick { from, target } => piece_action(from, "x", target),
+    }
+}
+
+#[test]
+fn a_listed_move_or_kick_names_its_origin_as_when_formatted_alone() {
+    let game = game_at(PAGE_PUZZLE, &[]);
+    let seat = game.turn().to_act[0];
+    let legal = game.legal_actions(seat);
+    let listed = game.format_actions(seat, &legal);
+    let mut hinted = 0;
+    for (action, text) in legal.iter().zip(&listed) {
+        assert_eq!(*text, game.format_action(seat, action));
+        assert_eq!(*text, reference_notation(&game, seat, action));
+        let (from, separator, destination) = match *action {
+            Action::Move { from, to } => (from, "", to),
+            Action::Kick { from, target } => (from, "x", target),
+            _ => continue,
+        };
+        let kind = game.pieces[game.piece_at(from).unwrap() as usize].kind;
+        if *text != format!("{}{separator}{destination}", kind.symbol()) {
+            hinted += 1;
+        }
+    }
+    assert!(
+        hinted > 0,
+        "the puzzle has moves two pieces of a kind could make: {listed:?}"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// At every state of random matches (setup and play, every option), formatting the legal
+    /// list at once agrees with formatting each action alone and with the earlier notation.
+    #[test]
+    fn listing_the_legal_actions_matches_formatting_them_one_by_one(
+        seed in any::<u64>(),
+        own_goals in any::<bool>(),
+        slide in any::<bool>(),
+        from_puzzle in any::<bool>(),
+    ) {
+        let options = [
+            ("sets_per_game", int(3)),
+            ("golden_goal_max_sets", int(2)),
+            ("own_goals", OptionValue::Bool(own_goals)),
+            ("slide_through_small_areas", OptionValue::Bool(slide)),
+        ];
+        let setup = spec(from_puzzle.then(|| PAGE_PUZZLE.to_owned()), &options);
+        crate::playout::checked_listing_playout::<SoccerChess>(
+            &setup,
+            &mut Rng::new(seed),
+            action_bound(3, 2),
+            |game, seat, legal, listed| {
+                for (action, text) in legal.iter().zip(listed) {
+                    assert_eq!(*text, reference_notation(game, seat, action), "{action:?}");
+                }
+            },
+        );
+    }
+}

@@ -587,7 +587,7 @@ impl Game for XFutebol {
     }
 
     fn format_action(&self, _seat: Seat, action: &Action) -> String {
-        action.to_string()
+        action.notation()
     }
 
     fn parse_action(&self, seat: Seat, text: &str) -> Result<Action, RuleError> {

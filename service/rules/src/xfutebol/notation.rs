@@ -30,35 +30,65 @@ fn special_letter(special: Special) -> char {
     special.role().symbol()
 }
 
+impl Action {
+    /// The notation, its parts pushed into one buffer rather than through the formatting
+    /// machinery: a listing writes a hundred or more. [`fmt::Display`] writes the same.
+    pub fn notation(&self) -> String {
+        let mut text = String::with_capacity(16);
+        match self {
+            Action::DefaultLineup => text.push_str("default"),
+            Action::Formation(formation) => {
+                text.push_str("formation ");
+                text.push_str(formation.name());
+            }
+            Action::AssignSpecial { at, special } => {
+                at.push_name(&mut text);
+                text.push('=');
+                text.push(special_letter(*special));
+            }
+            Action::Place { from, to } => squares_text(&mut text, "place ", &[*from, *to]),
+            Action::ConfirmLineup => text.push_str("confirm"),
+            Action::Move { from, to } => squares_text(&mut text, "", &[*from, *to]),
+            Action::Sprint { from, to } => squares_text(&mut text, "sprint ", &[*from, *to]),
+            Action::Pass { from, to } => squares_text(&mut text, "pass ", &[*from, *to]),
+            Action::LongPass { from, via, to } => match via {
+                Some(via) => squares_text(&mut text, "long ", &[*from, *via, *to]),
+                None => squares_text(&mut text, "long ", &[*from, *to]),
+            },
+            Action::Dribble { from, to } => squares_text(&mut text, "dribble ", &[*from, *to]),
+            Action::Challenge { from, target } => {
+                squares_text(&mut text, "challenge ", &[*from, *target]);
+            }
+            Action::Shoot { from, goal } => squares_text(&mut text, "shoot ", &[*from, *goal]),
+            Action::LongShoot { from, via, goal } => match via {
+                Some(via) => squares_text(&mut text, "longshoot ", &[*from, *via, *goal]),
+                None => squares_text(&mut text, "longshoot ", &[*from, *goal]),
+            },
+            Action::FreeKick { from, goal } => {
+                squares_text(&mut text, "freekick ", &[*from, *goal]);
+            }
+            Action::Penalty { kicker } => squares_text(&mut text, "penalty ", &[*kicker]),
+            Action::SendOff { at } => squares_text(&mut text, "sendoff ", &[*at]),
+            Action::EndTurn => text.push_str("end"),
+        }
+        text
+    }
+}
+
+/// Appends `word`, then the squares joined by `-`.
+fn squares_text(text: &mut String, word: &str, squares: &[Square]) {
+    text.push_str(word);
+    for (i, square) in squares.iter().enumerate() {
+        if i > 0 {
+            text.push('-');
+        }
+        square.push_name(text);
+    }
+}
+
 impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Action::DefaultLineup => write!(f, "default"),
-            Action::Formation(formation) => write!(f, "formation {}", formation.name()),
-            Action::AssignSpecial { at, special } => {
-                write!(f, "{at}={}", special_letter(*special))
-            }
-            Action::Place { from, to } => write!(f, "place {from}-{to}"),
-            Action::ConfirmLineup => write!(f, "confirm"),
-            Action::Move { from, to } => write!(f, "{from}-{to}"),
-            Action::Sprint { from, to } => write!(f, "sprint {from}-{to}"),
-            Action::Pass { from, to } => write!(f, "pass {from}-{to}"),
-            Action::LongPass { from, via, to } => match via {
-                Some(via) => write!(f, "long {from}-{via}-{to}"),
-                None => write!(f, "long {from}-{to}"),
-            },
-            Action::Dribble { from, to } => write!(f, "dribble {from}-{to}"),
-            Action::Challenge { from, target } => write!(f, "challenge {from}-{target}"),
-            Action::Shoot { from, goal } => write!(f, "shoot {from}-{goal}"),
-            Action::LongShoot { from, via, goal } => match via {
-                Some(via) => write!(f, "longshoot {from}-{via}-{goal}"),
-                None => write!(f, "longshoot {from}-{goal}"),
-            },
-            Action::FreeKick { from, goal } => write!(f, "freekick {from}-{goal}"),
-            Action::Penalty { kicker } => write!(f, "penalty {kicker}"),
-            Action::SendOff { at } => write!(f, "sendoff {at}"),
-            Action::EndTurn => write!(f, "end"),
-        }
+        f.write_str(&self.notation())
     }
 }
 

@@ -250,3 +250,113 @@ fn the_options_are_the_documented_ones_with_their_defaults() {
         .collect();
     assert_eq!(declared, documented);
 }
+
+// ----- listing legal actions -----
+
+/// The notation of one action as `Display` wrote it with `write!`; kept as the reference the
+/// faster notation must match byte for byte.
+fn reference_notation(action: &Action) -> String {
+    match action {
+        Action::DefaultLineup => "default".to_owned(),
+        Action::Formation(formation) => format!("formation {}", formation.name()),
+        Action::AssignSpecial { at, special } => format!("{at}={}", special.role().symbol()),
+        Action::Place { from, to } => format!("place {from}-{to}"),
+        Action::ConfirmLineup => "confirm".to_owned(),
+        Action::Move { from, to } => format!("{from}-{to}"),
+        Action::Sprint { from, to } => format!("sprint {from}-{to}"),
+        Action::Pass { from, to } => format!("pass {from}-{to}"),
+        Action::LongPass { from, via, to } => match via {
+            Some(via) => format!("long {from}-{via}-{to}"),
+            None => format!("long {from}-{to}"),
+        },
+        Action::Dribble { from, to } => format!("dribble {from}-{to}"),
+        Action::Challenge { from, target } => format!("challenge {from}-{target}"),
+        Action::Shoot { from, goal } => format!("shoot {from}-{goal}"),
+        Action::LongShoot { from, via, goal } => match via {
+            Some(via) => format!("longshoot {from}-{via}-{goal}"),
+            None => format!("longshoot {from}-{goal}"),
+        },
+        Action::FreeKick { from, goal } => format!("freekick {from}-{goal}"),
+        Action::Penalty { kicker } => format!("penalty {kicker}"),
+        Action::SendOff { at } => format!("sendoff {at}"),
+        Action::EndTurn => "end".to_owned(),
+    }
+}
+
+#[test]
+fn every_kind_of_action_is_written_as_before() {
+    use super::lineup::{Formation, SPECIALS};
+    let (a, b, c) = (Square::new(1, 1), Square::new(8, 16), Square::new(5, 10));
+    let mut actions = vec![
+        Action::DefaultLineup,
+        Action::Formation(Formation::FourThreeThree),
+        Action::Formation(Formation::FiveThreeTwo),
+        Action::Place { from: a, to: b },
+        Action::ConfirmLineup,
+        Action::Move { from: a, to: b },
+        Action::Sprint { from: b, to: c },
+        Action::Pass { from: c, to: a },
+        Action::Dribble { from: a, to: c },
+        Action::Challenge { from: b, target: a },
+        Action::Shoot { from: c, goal: b },
+        Action::FreeKick { from: a, goal: b },
+        Action::Penalty { kicker: c },
+        Action::SendOff { at: b },
+        Action::EndTurn,
+    ];
+    for via in [None, Some(c)] {
+        actions.push(Action::LongPass {
+            from: a,
+            via,
+            to: b,
+        });
+        actions.push(Action::LongShoot {
+            from: a,
+            via,
+            goal: b,
+        });
+    }
+    actions.extend(SPECIALS.map(|special| Action::AssignSpecial { at: c, special }));
+    for action in &actions {
+        assert_eq!(action.notation(), reference_notation(action));
+        assert_eq!(action.to_string(), reference_notation(action));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    /// At every state of random matches of every style and rule, formatting the legal list at
+    /// once agrees with formatting each action alone and with the earlier notation.
+    #[test]
+    fn listing_the_legal_actions_matches_formatting_them_one_by_one(
+        seed in any::<u64>(),
+        style in 0usize..4,
+        text_rules in any::<bool>(),
+    ) {
+        let styles = ["golden_goal", "two_halves", "goals", "movement_count"];
+        let rule = if text_rules { "text" } else { "shot" };
+        let shot_rule = if text_rules { "keeper_margin" } else { "simple" };
+        let setup = setup(
+            &[("movements_per_half", 40), ("attribute_variation", 15), ("min_pieces", 3)],
+            &[
+                ("winning_style", styles[style]),
+                ("penalty_rule", rule),
+                ("free_kick_rule", rule),
+                ("shot_rule", shot_rule),
+            ],
+            seed,
+        );
+        let playout = crate::playout::checked_listing_playout::<XFutebol>(
+            &setup,
+            &mut Rng::new(seed),
+            3000,
+            |_, _, legal, listed| {
+                for (action, text) in legal.iter().zip(listed) {
+                    assert_eq!(*text, reference_notation(action));
+                }
+            },
+        );
+        prop_assert!(playout.finished);
+    }
+}
