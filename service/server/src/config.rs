@@ -70,7 +70,7 @@ pub struct StreamSettings {
     /// Events buffered per watcher between its forwarding task and the connection.
     pub watcher_buffer: usize,
     /// Live events a match keeps for its slowest watcher; one that falls further behind is
-    /// resynchronised from the match's log.
+    /// resynchronised from the match's log. Every match holds this many slots, watched or not.
     pub live_capacity: usize,
     /// Seconds of quiet before a stream sends a heartbeat.
     pub heartbeat_secs: u64,
@@ -119,7 +119,7 @@ impl Settings {
             .set_default("log.format", "text")?
             .set_default("log.filter", "info")?
             .set_default("stream.watcher_buffer", 64)?
-            .set_default("stream.live_capacity", 1024)?
+            .set_default("stream.live_capacity", 128)?
             .set_default("stream.heartbeat_secs", 15)?
             .set_default("limits.match_commands", 64)?
             .set_default("limits.watchers_per_match", 256)?
