@@ -3,6 +3,10 @@
 //!
 //! `cargo bench -p pitchmate-server --bench store_append [-- MATCHES]`
 //!
+//! With `PITCHMATE_BENCH_STORE_URL=postgres://...` it measures that PostgreSQL database instead
+//! (it adds matches of its own there and leaves them; the CPU figures are then this process's
+//! only, not the database server's).
+//!
 //! MATCHES (default 1,000) tasks each append like a match taking actions: one input, three
 //! events and an idempotency answer per append, each waiting for its commit before the next, as
 //! a match actor does. The baseline, measured in the same run, is one match alone: every append
@@ -64,6 +68,8 @@ struct Phase {
     appends: u64,
     per_second: f64,
     cpu: Option<Duration>,
+    /// Every append's wait for its commit, shortest first.
+    waits: Vec<Duration>,
 }
 
 impl Phase {
@@ -77,6 +83,20 @@ impl Phase {
             }
             _ => "CPU time not available".to_owned(),
         }
+    }
+
+    fn waits(&self) -> String {
+        let at = |quantile: f64| {
+            let index = ((self.waits.len() as f64 * quantile) as usize).min(self.waits.len() - 1);
+            self.waits[index].as_secs_f64() * 1e3
+        };
+        format!(
+            "commit wait p50 {:.2} ms, p99 {:.2} ms, p99.9 {:.2} ms, max {:.2} ms",
+            at(0.5),
+            at(0.99),
+            at(0.999),
+            at(1.0)
+        )
     }
 }
 
@@ -100,29 +120,33 @@ async fn measure(store: &Store, prefix: &str, matches: usize) -> Phase {
             let match_id = format!("{prefix}-{m}");
             tokio::spawn(async move {
                 let mut number = 0;
+                let mut waits = Vec::new();
                 while started.elapsed() < BUDGET {
-                    store
-                        .append(append(&match_id, number))
-                        .await
-                        .expect("append");
+                    let append = append(&match_id, number);
+                    let sent = Instant::now();
+                    store.append(append).await.expect("append");
+                    waits.push(sent.elapsed());
                     number += 1;
                 }
-                number
+                waits
             })
         })
         .collect();
-    let mut appends = 0;
+    let mut waits = Vec::new();
     for task in tasks {
-        appends += task.await.expect("task");
+        waits.extend(task.await.expect("task"));
     }
+    let appends = waits.len() as u64;
     let per_second = appends as f64 / started.elapsed().as_secs_f64();
     let cpu = cpu_time()
         .zip(cpu_before)
         .map(|(after, before)| after - before);
+    waits.sort_unstable();
     Phase {
         appends,
         per_second,
         cpu,
+        waits,
     }
 }
 
@@ -135,17 +159,25 @@ fn main() {
         .enable_all()
         .build()
         .expect("runtime");
-    let dir = std::env::temp_dir().join(format!("pitchmate-bench-{}", std::process::id()));
+    let url = std::env::var("PITCHMATE_BENCH_STORE_URL").unwrap_or_default();
+    let run = format!(
+        "{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis())
+    );
+    let dir = std::env::temp_dir().join(format!("pitchmate-bench-{run}"));
     std::fs::create_dir_all(&dir).expect("bench directory");
     runtime.block_on(async {
-        let store = Store::open("", &dir).await.expect("open");
-        let alone = measure(&store, "alone", 1).await;
-        let together = measure(&store, "together", matches).await;
+        let store = Store::open(&url, &dir).await.expect("open");
+        let alone = measure(&store, &format!("{run}-alone"), 1).await;
+        let together = measure(&store, &format!("{run}-together"), matches).await;
         store.close().await.expect("close");
 
         // Reading back, on a fresh open as at a restart: the listing, then every match of the
         // concurrent phase.
-        let store = Store::open("", &dir).await.expect("reopen");
+        let store = Store::open(&url, &dir).await.expect("reopen");
         let started = Instant::now();
         let listed = store.matches().await.expect("matches").len();
         let listing = started.elapsed();
@@ -153,7 +185,7 @@ fn main() {
         let mut loaded = 0;
         for m in 0..matches {
             let stored = store
-                .load(&format!("together-{m}"))
+                .load(&format!("{run}-together-{m}"))
                 .await
                 .expect("load")
                 .expect("stored");
@@ -172,6 +204,8 @@ fn main() {
             together.per_second,
             together.cpu_per_append()
         );
+        println!("one match alone: {}", alone.waits());
+        println!("{matches} matches at once: {}", together.waits());
         println!(
             "group commit ratio:          {:>10.1}x",
             together.per_second / alone.per_second
