@@ -62,8 +62,9 @@ pub(super) const ROW_PER_ITEM: &str = "
     ) WITHOUT ROWID;
 ";
 
-/// Schema 2's new tables. The foreign keys each cost a lookup of an integer key in a B-tree
-/// whose pages the same transaction already holds, which is cheap, so they stay.
+/// Schema 2's new tables. Each foreign key costs a lookup of an integer primary key on pages
+/// that are in the cache (the match's row, or the append just written), and none needs an
+/// index of its own since no parent row is ever deleted or re-keyed: cheap, so they stay.
 const APPENDS: &str = "
     CREATE TABLE appends (
         id INTEGER PRIMARY KEY,
