@@ -5,6 +5,11 @@
 //! it keeps: setups, summaries, actions, events and answers arrive as encoded bytes beside the
 //! few plain columns (ids, numbers, status) that loading and ordering need.
 //!
+//! Both keep a row per match and a row per [`Append`]: what one accepted command added (its
+//! inputs, events and answer) packed into one value (see `packed.rs`), so a write costs one
+//! row however many events it carries. How those rows are keyed differs, because the two
+//! databases pay for different things (see `sqlite.rs` and `postgres.rs`).
+//!
 //! Writes go through one writer task that commits them in batches (group commit): whatever
 //! accumulated while the previous transaction was committing goes into the next one, and each
 //! waiting caller is answered once its batch is durable. Under load one fsync then serves many
@@ -12,6 +17,7 @@
 //! that fails fails for every write in it; the callers' matches stop taking actions and come
 //! back from what was committed at the next start.
 
+mod packed;
 mod postgres;
 mod sqlite;
 
@@ -205,7 +211,7 @@ impl Backend {
     async fn commit(&self, batch: Vec<Write>) -> Result<(), StoreError> {
         match self {
             Self::Sqlite(store) => store.commit(batch).await,
-            Self::Postgres(store) => store.commit(&batch).await,
+            Self::Postgres(store) => store.commit(batch).await,
         }
     }
 
@@ -220,6 +226,14 @@ impl Backend {
         match self {
             Self::Sqlite(store) => store.load(match_id.to_owned()).await,
             Self::Postgres(store) => store.load(match_id).await,
+        }
+    }
+
+    /// Work that follows a commit once its callers were answered.
+    async fn after_batch(&self) -> Result<(), StoreError> {
+        match self {
+            Self::Sqlite(store) => store.checkpoint_if_due().await,
+            Self::Postgres(_) => Ok(()),
         }
     }
 
@@ -337,6 +351,10 @@ async fn write_loop(backend: Arc<Backend>, mut requests: mpsc::Receiver<Request>
             for done in waiting {
                 // A caller that went away needs no answer.
                 let _ = done.send(result.clone());
+            }
+            // Only now, with every caller answered, housekeeping that need not delay them.
+            if let Err(error) = backend.after_batch().await {
+                tracing::warn!(%error, "store housekeeping failed");
             }
         }
         if let Some(done) = closing {

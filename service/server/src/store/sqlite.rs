@@ -1,16 +1,30 @@
 //! The SQLite backend: one file in WAL mode, so readers never wait for the writer. rusqlite is
 //! blocking, so every call runs on tokio's blocking pool, never on the async workers; the
 //! writer and the reader each own a connection behind a mutex.
+//!
+//! Layout (schema 2): `matches` as before; `appends`, one row per accepted command (its
+//! inputs, events and answer packed into one value), keyed by a global number in the order
+//! written; and `tails`, one small row per match saying where its log stands, including the
+//! row of its last append. Each append links back to its match's previous one, so loading a
+//! match walks that chain from its tail. SQLite writes every page a transaction changes whole
+//! to the write-ahead log (and again at the checkpoint), so what a batch costs is the number of
+//! pages it touches: here its appends fill fresh pages one after another at the end of one
+//! B-tree, and the tails of a thousand matches share a few pages. Keyed by match instead, a
+//! batch from a thousand matches touches a page per match (schema 1, with inputs, events and
+//! answers in three tables keyed by the match's text id, three or more).
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
+use super::packed::{Packed, Tail, Unpacked};
 use super::{AnswerRow, EventRow, InputKind, InputRow, MatchRow, StoreError, StoredMatch, Write};
 
-/// Each entry moves the schema one version up; the list only ever grows.
-const MIGRATIONS: &[&str] = &["
+/// Schema 1: a row per input, per event and per answer.
+pub(super) const ROW_PER_ITEM: &str = "
     CREATE TABLE matches (
         created INTEGER PRIMARY KEY,
         match_id TEXT NOT NULL UNIQUE,
@@ -46,11 +60,57 @@ const MIGRATIONS: &[&str] = &["
         response BLOB NOT NULL,
         PRIMARY KEY (match_id, seat, client_action_id)
     ) WITHOUT ROWID;
-"];
+";
+
+/// Schema 2's new tables. Each foreign key costs a lookup of an integer primary key on pages
+/// that are in the cache (the match's row, or the append just written), and none needs an
+/// index of its own since no parent row is ever deleted or re-keyed: cheap, so they stay.
+const APPENDS: &str = "
+    CREATE TABLE appends (
+        id INTEGER PRIMARY KEY,
+        match_key INTEGER NOT NULL REFERENCES matches (created),
+        previous INTEGER REFERENCES appends (id),
+        body BLOB NOT NULL
+    );
+    CREATE TABLE tails (
+        match_key INTEGER PRIMARY KEY REFERENCES matches (created),
+        appends INTEGER NOT NULL,
+        last INTEGER REFERENCES appends (id),
+        next_input INTEGER NOT NULL,
+        next_seq INTEGER NOT NULL
+    );
+";
+
+enum Migration {
+    /// Statements run as they are.
+    Sql(&'static str),
+    /// Schema 2: `appends` and `tails` replace `inputs`, `events` and `answers`, each match's
+    /// rows moved into one append.
+    OneRowPerAppend,
+}
+
+/// Each entry moves the schema one version up; the list only ever grows.
+const MIGRATIONS: &[Migration] = &[Migration::Sql(ROW_PER_ITEM), Migration::OneRowPerAppend];
+
+/// How often, at most, the writer folds the write-ahead log into the database file.
+const CHECKPOINT_EVERY: Duration = Duration::from_millis(100);
+
+/// The most match tails the writer remembers; past that it forgets them all and reads each
+/// again from its last row when next written to.
+const TAILS_KEPT: usize = 65_536;
 
 pub struct SqliteStore {
-    writer: Arc<Mutex<Connection>>,
+    writer: Arc<Mutex<Writer>>,
     reader: Arc<Mutex<Connection>>,
+    /// When the write-ahead log was last folded into the database file.
+    checkpointed: Mutex<Instant>,
+}
+
+struct Writer {
+    connection: Connection,
+    /// Where each match written to lately stands. This connection is the file's only writer,
+    /// so a remembered tail stays true; after a failed transaction they are all forgotten.
+    tails: HashMap<String, Tail>,
 }
 
 fn connect(path: &PathBuf) -> Result<Connection, StoreError> {
@@ -63,7 +123,7 @@ fn connect(path: &PathBuf) -> Result<Connection, StoreError> {
     // The hot pages of a thousand live matches' logs stay in memory (64 MiB rather than the
     // default 2 MiB) instead of being read back from the file for every batch.
     connection.pragma_update(None, "cache_size", -65_536)?;
-    connection.busy_timeout(std::time::Duration::from_secs(5))?;
+    connection.busy_timeout(Duration::from_secs(5))?;
     Ok(connection)
 }
 
@@ -80,7 +140,10 @@ fn migrate(connection: &mut Connection) -> Result<(), StoreError> {
         return Err(StoreError::SchemaTooNew { found, known });
     }
     for migration in &MIGRATIONS[found as usize..] {
-        transaction.execute_batch(migration)?;
+        match migration {
+            Migration::Sql(statements) => transaction.execute_batch(statements)?,
+            Migration::OneRowPerAppend => one_row_per_append(&transaction)?,
+        }
     }
     transaction.execute("DELETE FROM schema_version", [])?;
     transaction.execute("INSERT INTO schema_version (version) VALUES (?1)", [known])?;
@@ -88,17 +151,95 @@ fn migrate(connection: &mut Connection) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Runs `work` on the blocking pool with the connection behind `connection`.
-async fn blocking<T: Send + 'static>(
-    connection: &Arc<Mutex<Connection>>,
-    work: impl FnOnce(&mut Connection) -> Result<T, StoreError> + Send + 'static,
+/// Schema 1 to 2: every match's inputs, events and answers become one append, in the order
+/// schema 1 loaded them (answers by seat and client action id), so loading gives what it gave
+/// before; later appends link back to it.
+fn one_row_per_append(transaction: &Transaction<'_>) -> Result<(), StoreError> {
+    transaction.execute_batch(APPENDS)?;
+    let matches: Vec<(i64, String)> = transaction
+        .prepare("SELECT created, match_id FROM matches ORDER BY created")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    for (key, match_id) in matches {
+        let inputs = transaction
+            .prepare_cached(
+                "SELECT number, kind, seat, player_name, token_hash, action FROM inputs \
+                 WHERE match_id = ?1 ORDER BY number",
+            )?
+            .query_map([&match_id], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, i64>(1)?,
+                    r.get::<_, i64>(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                ))
+            })?
+            .map(|r| {
+                let (number, kind, seat, player_name, token_hash, action) = r?;
+                Ok(InputRow {
+                    number: number as u64,
+                    kind: InputKind::from_code(kind)?,
+                    seat: seat as u8,
+                    player_name,
+                    token_hash,
+                    action,
+                })
+            })
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        let events = transaction
+            .prepare_cached(
+                "SELECT seq, version, time_nanos, owner_seat, owner_name, kind FROM events \
+                 WHERE match_id = ?1 ORDER BY seq",
+            )?
+            .query_map([&match_id], |r| {
+                Ok(EventRow {
+                    seq: r.get::<_, i64>(0)? as u64,
+                    version: r.get::<_, i64>(1)? as u64,
+                    time_nanos: r.get(2)?,
+                    owner_seat: r.get::<_, Option<i64>>(3)?.map(|s| s as u8),
+                    owner_name: r.get(4)?,
+                    kind: r.get(5)?,
+                })
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        let answers = transaction
+            .prepare_cached(
+                "SELECT seat, client_action_id, response FROM answers WHERE match_id = ?1 \
+                 ORDER BY seat, client_action_id",
+            )?
+            .query_map([&match_id], |r| {
+                Ok(AnswerRow {
+                    seat: r.get::<_, i64>(0)? as u8,
+                    client_action_id: r.get(1)?,
+                    response: r.get(2)?,
+                })
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut tail = Tail::new(key);
+        insert_tail(transaction, &tail)?;
+        if inputs.is_empty() && events.is_empty() && answers.is_empty() {
+            continue;
+        }
+        let packed = tail.pack(&match_id, inputs, events, answers)?;
+        insert_append(transaction, &mut tail, &packed)?;
+    }
+    transaction.execute_batch("DROP TABLE answers; DROP TABLE events; DROP TABLE inputs;")?;
+    Ok(())
+}
+
+/// Runs `work` on the blocking pool with what `shared` guards.
+async fn blocking<C: Send + 'static, T: Send + 'static>(
+    shared: &Arc<Mutex<C>>,
+    work: impl FnOnce(&mut C) -> Result<T, StoreError> + Send + 'static,
 ) -> Result<T, StoreError> {
-    let connection = Arc::clone(connection);
+    let shared = Arc::clone(shared);
     tokio::task::spawn_blocking(move || {
-        let mut connection = connection
+        let mut guard = shared
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        work(&mut connection)
+        work(&mut guard)
     })
     .await
     .map_err(|error| StoreError::Database(format!("sqlite task: {error}")))?
@@ -107,12 +248,20 @@ async fn blocking<T: Send + 'static>(
 impl SqliteStore {
     pub async fn open(path: PathBuf) -> Result<Self, StoreError> {
         tokio::task::spawn_blocking(move || {
-            let mut writer = connect(&path)?;
-            migrate(&mut writer)?;
+            let mut connection = connect(&path)?;
+            // No checkpoint inside a commit (SQLite's default, once the log holds 1,000
+            // pages): the write loop asks for one after answering a batch's callers, see
+            // `checkpoint_if_due`.
+            connection.pragma_update(None, "wal_autocheckpoint", 0)?;
+            migrate(&mut connection)?;
             let reader = connect(&path)?;
             Ok(Self {
-                writer: Arc::new(Mutex::new(writer)),
+                writer: Arc::new(Mutex::new(Writer {
+                    connection,
+                    tails: HashMap::new(),
+                })),
                 reader: Arc::new(Mutex::new(reader)),
+                checkpointed: Mutex::new(Instant::now()),
             })
         })
         .await
@@ -120,13 +269,17 @@ impl SqliteStore {
     }
 
     pub async fn commit(&self, batch: Vec<Write>) -> Result<(), StoreError> {
-        blocking(&self.writer, move |connection| {
-            let transaction = connection.transaction()?;
-            for write in &batch {
-                write_one(&transaction, write)?;
+        blocking(&self.writer, move |writer| {
+            let Writer { connection, tails } = writer;
+            if tails.len() > TAILS_KEPT {
+                tails.clear();
             }
-            transaction.commit()?;
-            Ok(())
+            let result = commit_batch(connection, tails, batch);
+            if result.is_err() {
+                // Some tails may have moved past rows that were rolled back.
+                tails.clear();
+            }
+            result
         })
         .await
     }
@@ -146,78 +299,86 @@ impl SqliteStore {
         blocking(&self.reader, move |connection| {
             // One read transaction: a consistent picture while the writer goes on.
             let transaction = connection.transaction()?;
-            let row = transaction
-                .query_row(
-                    "SELECT match_id, variant_id, status, setup, summary FROM matches \
-                     WHERE match_id = ?1",
-                    [&match_id],
-                    match_row,
-                )
+            let found = transaction
+                .prepare_cached(
+                    "SELECT m.match_id, m.variant_id, m.status, m.setup, m.summary, \
+                     t.match_key, t.appends, t.last \
+                     FROM matches m JOIN tails t ON t.match_key = m.created \
+                     WHERE m.match_id = ?1",
+                )?
+                .query_row([&match_id], |r| {
+                    Ok((
+                        match_row(r)?,
+                        r.get::<_, i64>(5)?,
+                        r.get::<_, i64>(6)?,
+                        r.get(7)?,
+                    ))
+                })
                 .optional()?;
-            let Some(row) = row else {
+            let Some((row, key, appends, last)) = found else {
                 return Ok(None);
             };
-            let inputs = transaction
-                .prepare_cached(
-                    "SELECT number, kind, seat, player_name, token_hash, action FROM inputs \
-                     WHERE match_id = ?1 ORDER BY number",
-                )?
-                .query_map([&match_id], |r| {
-                    Ok((
-                        r.get::<_, i64>(0)?,
-                        r.get::<_, i64>(1)?,
-                        r.get::<_, i64>(2)?,
-                        r.get(3)?,
-                        r.get(4)?,
-                        r.get(5)?,
-                    ))
-                })?
-                .map(|r| {
-                    let (number, kind, seat, player_name, token_hash, action) = r?;
-                    Ok(InputRow {
-                        number: number as u64,
-                        kind: InputKind::from_code(kind)?,
-                        seat: seat as u8,
-                        player_name,
-                        token_hash,
-                        action,
-                    })
-                })
-                .collect::<Result<_, StoreError>>()?;
-            let events = transaction
-                .prepare_cached(
-                    "SELECT seq, version, time_nanos, owner_seat, owner_name, kind FROM events \
-                     WHERE match_id = ?1 ORDER BY seq",
-                )?
-                .query_map([&match_id], |r| {
-                    Ok(EventRow {
-                        seq: r.get::<_, i64>(0)? as u64,
-                        version: r.get::<_, i64>(1)? as u64,
-                        time_nanos: r.get(2)?,
-                        owner_seat: r.get::<_, Option<i64>>(3)?.map(|s| s as u8),
-                        owner_name: r.get(4)?,
-                        kind: r.get(5)?,
-                    })
-                })?
-                .collect::<Result<_, _>>()?;
-            let answers = transaction
-                .prepare_cached(
-                    "SELECT seat, client_action_id, response FROM answers WHERE match_id = ?1",
-                )?
-                .query_map([&match_id], |r| {
-                    Ok(AnswerRow {
-                        seat: r.get::<_, i64>(0)? as u8,
-                        client_action_id: r.get(1)?,
-                        response: r.get(2)?,
-                    })
-                })?
-                .collect::<Result<_, _>>()?;
+            // The chain from the last append back to the first, then read forwards.
+            let mut bodies: Vec<Vec<u8>> =
+                Vec::with_capacity(usize::try_from(appends).unwrap_or(0).min(65_536));
+            let mut statement = transaction
+                .prepare_cached("SELECT match_key, previous, body FROM appends WHERE id = ?1")?;
+            let mut next: Option<i64> = last;
+            while let Some(id) = next {
+                let (owner, previous, body) = statement
+                    .query_row([id], |r| Ok((r.get::<_, i64>(0)?, r.get(1)?, r.get(2)?)))?;
+                if owner != key || bodies.len() as i64 == appends {
+                    return Err(StoreError::Database(format!(
+                        "the appends of match {match_id} do not link up"
+                    )));
+                }
+                bodies.push(body);
+                next = previous;
+            }
+            if bodies.len() as i64 != appends {
+                return Err(StoreError::Database(format!(
+                    "match {match_id} has {} appends of {appends}",
+                    bodies.len()
+                )));
+            }
+            let mut unpacked = Unpacked::default();
+            for body in bodies.iter().rev() {
+                unpacked.add(&match_id, body)?;
+            }
             Ok(Some(StoredMatch {
                 row,
-                inputs,
-                events,
-                answers,
+                inputs: unpacked.inputs,
+                events: unpacked.events,
+                answers: unpacked.answers,
             }))
+        })
+        .await
+    }
+
+    /// Folds the write-ahead log into the database file if the last time was
+    /// [`CHECKPOINT_EVERY`] ago or longer. The write loop calls this after answering a batch's
+    /// callers, so no acknowledgement waits for a checkpoint (with SQLite's automatic
+    /// checkpoints the commit that fills the log does it before returning). Durability does
+    /// not depend on it: a commit is in the synced log either way, and opening the file reads
+    /// back whatever the log holds. Folding at most ten times a second keeps the log to a
+    /// tenth of a second of writes while the fsync of the database file stays rare.
+    pub async fn checkpoint_if_due(&self) -> Result<(), StoreError> {
+        {
+            let mut checkpointed = self
+                .checkpointed
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            if checkpointed.elapsed() < CHECKPOINT_EVERY {
+                return Ok(());
+            }
+            *checkpointed = Instant::now();
+        }
+        blocking(&self.writer, |writer| {
+            // PASSIVE: folds what no reader still needs, never waits for one.
+            writer
+                .connection
+                .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))?;
+            Ok(())
         })
         .await
     }
@@ -225,8 +386,10 @@ impl SqliteStore {
     /// Folds the write-ahead log into the database file, so the data directory is one file
     /// again after a clean stop.
     pub async fn close(&self) -> Result<(), StoreError> {
-        blocking(&self.writer, |connection| {
-            connection.pragma_update(None, "wal_checkpoint", "TRUNCATE")?;
+        blocking(&self.writer, |writer| {
+            writer
+                .connection
+                .pragma_update(None, "wal_checkpoint", "TRUNCATE")?;
             Ok(())
         })
         .await
@@ -243,84 +406,120 @@ fn match_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<MatchRow> {
     })
 }
 
-fn write_one(transaction: &Transaction<'_>, write: &Write) -> Result<(), StoreError> {
-    match write {
-        Write::Create { row, events } => {
-            transaction
-                .prepare_cached(
-                    "INSERT INTO matches (match_id, variant_id, status, setup, summary) \
-                     VALUES (?1, ?2, ?3, ?4, ?5)",
-                )?
-                .execute(params![
-                    row.match_id,
-                    row.variant_id,
-                    row.status,
-                    row.setup,
-                    row.summary
-                ])?;
-            insert_events(transaction, &row.match_id, events)
-        }
-        Write::Append(append) => {
-            let mut insert = transaction.prepare_cached(
-                "INSERT INTO inputs (match_id, number, kind, seat, player_name, token_hash, \
-                 action) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            )?;
-            for input in &append.inputs {
-                insert.execute(params![
-                    append.match_id,
-                    input.number as i64,
-                    input.kind.code(),
-                    i64::from(input.seat),
-                    input.player_name,
-                    input.token_hash,
-                    input.action
-                ])?;
-            }
-            insert_events(transaction, &append.match_id, &append.events)?;
-            if let Some(answer) = &append.answer {
+/// Writes `batch` in one transaction, moving the tails of the matches it touches.
+fn commit_batch(
+    connection: &mut Connection,
+    tails: &mut HashMap<String, Tail>,
+    batch: Vec<Write>,
+) -> Result<(), StoreError> {
+    let transaction = connection.transaction()?;
+    for write in batch {
+        match write {
+            Write::Create { row, events } => {
                 transaction
                     .prepare_cached(
-                        "INSERT INTO answers (match_id, seat, client_action_id, response) \
-                         VALUES (?1, ?2, ?3, ?4)",
+                        "INSERT INTO matches (match_id, variant_id, status, setup, summary) \
+                         VALUES (?1, ?2, ?3, ?4, ?5)",
                     )?
                     .execute(params![
-                        append.match_id,
-                        i64::from(answer.seat),
-                        answer.client_action_id,
-                        answer.response
+                        row.match_id,
+                        row.variant_id,
+                        row.status,
+                        row.setup,
+                        row.summary
                     ])?;
+                let mut tail = Tail::new(transaction.last_insert_rowid());
+                insert_tail(&transaction, &tail)?;
+                if !events.is_empty() {
+                    let packed = tail.pack(&row.match_id, Vec::new(), events, Vec::new())?;
+                    insert_append(&transaction, &mut tail, &packed)?;
+                }
+                tails.insert(row.match_id, tail);
             }
-            if let Some(change) = &append.status {
-                transaction
-                    .prepare_cached(
-                        "UPDATE matches SET status = ?2, summary = ?3 WHERE match_id = ?1",
-                    )?
-                    .execute(params![append.match_id, change.status, change.summary])?;
+            Write::Append(append) => {
+                if !tails.contains_key(&append.match_id) {
+                    let tail = read_tail(&transaction, &append.match_id)?;
+                    tails.insert(append.match_id.clone(), tail);
+                }
+                let tail = tails
+                    .get_mut(&append.match_id)
+                    .ok_or_else(|| StoreError::Database("a tail went missing".to_owned()))?;
+                if let Some(change) = &append.status {
+                    transaction
+                        .prepare_cached(
+                            "UPDATE matches SET status = ?2, summary = ?3 WHERE created = ?1",
+                        )?
+                        .execute(params![tail.key, change.status, change.summary])?;
+                }
+                if append.inputs.is_empty() && append.events.is_empty() && append.answer.is_none() {
+                    continue;
+                }
+                let packed = tail.pack(
+                    &append.match_id,
+                    append.inputs,
+                    append.events,
+                    append.answer.into_iter().collect(),
+                )?;
+                insert_append(&transaction, tail, &packed)?;
             }
-            Ok(())
         }
     }
+    transaction.commit()?;
+    Ok(())
 }
 
-fn insert_events(
+/// Where a stored match stands.
+fn read_tail(transaction: &Transaction<'_>, match_id: &str) -> Result<Tail, StoreError> {
+    transaction
+        .prepare_cached(
+            "SELECT t.match_key, t.appends, t.last, t.next_input, t.next_seq \
+             FROM matches m JOIN tails t ON t.match_key = m.created WHERE m.match_id = ?1",
+        )?
+        .query_row([match_id], |r| {
+            Ok(Tail {
+                key: r.get(0)?,
+                appends: r.get(1)?,
+                last_row: r.get(2)?,
+                next_input: r.get::<_, i64>(3)? as u64,
+                next_seq: r.get::<_, i64>(4)? as u64,
+            })
+        })
+        .optional()?
+        .ok_or_else(|| StoreError::Database(format!("no match {match_id} to append to")))
+}
+
+fn insert_tail(transaction: &Transaction<'_>, tail: &Tail) -> Result<(), StoreError> {
+    transaction
+        .prepare_cached(
+            "INSERT INTO tails (match_key, appends, last, next_input, next_seq) \
+             VALUES (?1, 0, NULL, 0, 0)",
+        )?
+        .execute([tail.key])?;
+    Ok(())
+}
+
+/// Stores `packed`, which `tail.pack` made, and moves the match's stored tail to it.
+fn insert_append(
     transaction: &Transaction<'_>,
-    match_id: &str,
-    events: &[EventRow],
+    tail: &mut Tail,
+    packed: &Packed,
 ) -> Result<(), StoreError> {
-    let mut insert = transaction.prepare_cached(
-        "INSERT INTO events (match_id, seq, version, time_nanos, owner_seat, owner_name, kind) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-    )?;
-    for event in events {
-        insert.execute(params![
-            match_id,
-            event.seq as i64,
-            event.version as i64,
-            event.time_nanos,
-            event.owner_seat.map(i64::from),
-            event.owner_name,
-            event.kind
+    transaction
+        .prepare_cached("INSERT INTO appends (match_key, previous, body) VALUES (?1, ?2, ?3)")?
+        .execute(params![packed.key, packed.previous, packed.body])?;
+    let row = transaction.last_insert_rowid();
+    tail.last_row = Some(row);
+    transaction
+        .prepare_cached(
+            "UPDATE tails SET appends = ?2, last = ?3, next_input = ?4, next_seq = ?5 \
+             WHERE match_key = ?1",
+        )?
+        .execute(params![
+            packed.key,
+            packed.number + 1,
+            row,
+            packed.next_input,
+            packed.next_seq
         ])?;
-    }
     Ok(())
 }

@@ -132,6 +132,34 @@ where
     ));
     assert_eq!(store.load("a").await.unwrap().unwrap().inputs.len(), 2);
     assert!(store.append(action("missing", 0, 1)).await.is_err());
+    // An input number twice fails too; after failures the match goes on where it stood.
+    let mut again = action("a", 2, 5);
+    again.inputs[0].number = 1;
+    assert!(store.append(again).await.is_err());
+    store.append(action("a", 2, 5)).await.unwrap();
+    let loaded = store.load("a").await.unwrap().unwrap();
+    assert_eq!(
+        loaded.inputs.iter().map(|i| i.number).collect::<Vec<_>>(),
+        [0, 1, 2]
+    );
+    assert_eq!(
+        loaded.events.iter().map(|e| e.seq).collect::<Vec<_>>(),
+        [1, 2, 3, 4, 5, 6]
+    );
+
+    // A status change alone; several inputs and events in one append.
+    let ended = Append {
+        match_id: "b".to_owned(),
+        status: Some(StatusChange {
+            status: 4,
+            summary: vec![8, 8],
+        }),
+        ..Append::default()
+    };
+    store.append(ended).await.unwrap();
+    let loaded = store.load("b").await.unwrap().unwrap();
+    assert_eq!((loaded.row.status, loaded.row.summary), (4, vec![8, 8]));
+    assert!(loaded.inputs.is_empty() && loaded.events.is_empty() && loaded.answers.is_empty());
 
     // Many matches appending at once: group commit keeps every match's order.
     let ids: Vec<String> = (0..16).map(|i| format!("m{i:02}")).collect();
@@ -177,7 +205,21 @@ where
         assert_eq!(seqs, (1..=40).collect::<Vec<_>>());
         assert_eq!(loaded.inputs.len(), 20);
         assert_eq!(loaded.answers.len(), 20);
+        assert_eq!(loaded.answers[19], action(id, 19, 39).answer.unwrap());
     }
+    let loaded = store.load("b").await.unwrap().unwrap();
+    assert_eq!(loaded.row.status, 4);
+
+    // Where a match stands survives the reopening: what was stored is refused again, what
+    // follows it is taken.
+    assert!(store.append(action("m00", 20, 40)).await.is_err());
+    let mut stale = action("m00", 19, 41);
+    stale.events.clear();
+    assert!(store.append(stale).await.is_err());
+    store.append(action("m00", 20, 41)).await.unwrap();
+    let loaded = store.load("m00").await.unwrap().unwrap();
+    assert_eq!(loaded.events.len(), 42);
+    assert_eq!(loaded.inputs.last(), action("m00", 20, 41).inputs.last());
     store.close().await.unwrap();
 }
 
@@ -254,4 +296,337 @@ async fn postgres_backend_keeps_its_promises() {
     if let Err(panic) = outcome {
         std::panic::resume_unwind(panic.into_panic());
     }
+}
+
+/// What a schema-1 database holds for the migration tests, as schema 1 loaded it (answers by
+/// seat, then client action id).
+fn schema_1_matches() -> Vec<StoredMatch> {
+    let join = |number: u64, seat: u8, name: &str| InputRow {
+        number,
+        kind: InputKind::Joined,
+        seat,
+        player_name: name.to_owned(),
+        token_hash: vec![number as u8; 32],
+        action: Vec::new(),
+    };
+    let acted = |number: u64, seat: u8| InputRow {
+        number,
+        kind: InputKind::Acted,
+        seat,
+        player_name: String::new(),
+        token_hash: Vec::new(),
+        action: vec![7, number as u8, seat],
+    };
+    let answer = |seat: u8, id: &str| AnswerRow {
+        seat,
+        client_action_id: id.to_owned(),
+        response: id.as_bytes().to_vec(),
+    };
+    let mut played = row("old-a");
+    played.status = 2;
+    played.summary = vec![6, 6];
+    let mut joined = row("old-c");
+    joined.variant_id = "gridiron".to_owned();
+    vec![
+        StoredMatch {
+            row: played,
+            inputs: vec![
+                join(0, 0, "alice"),
+                join(1, 1, "bob"),
+                acted(2, 0),
+                acted(3, 1),
+                InputRow {
+                    kind: InputKind::OfferedDraw,
+                    ..acted(4, 0)
+                },
+            ],
+            events: (1..=7).map(event).collect(),
+            answers: vec![answer(0, "x-1"), answer(0, "x-3"), answer(1, "x-2")],
+        },
+        StoredMatch {
+            row: row("old-b"),
+            inputs: Vec::new(),
+            events: Vec::new(),
+            answers: Vec::new(),
+        },
+        StoredMatch {
+            row: joined,
+            inputs: vec![join(0, 1, "carol")],
+            events: vec![event(1), event(2)],
+            answers: Vec::new(),
+        },
+    ]
+}
+
+/// Writes `matches` into a fresh SQLite file the way schema 1 did.
+fn write_schema_1_sqlite(path: &std::path::Path, matches: &[StoredMatch]) {
+    let mut connection = rusqlite::Connection::open(path).unwrap();
+    connection
+        .pragma_update(None, "journal_mode", "WAL")
+        .unwrap();
+    let transaction = connection.transaction().unwrap();
+    transaction.execute_batch(sqlite::ROW_PER_ITEM).unwrap();
+    transaction
+        .execute_batch(
+            "CREATE TABLE schema_version (version INTEGER NOT NULL);
+             INSERT INTO schema_version (version) VALUES (1);",
+        )
+        .unwrap();
+    for stored in matches {
+        let (row, id) = (&stored.row, &stored.row.match_id);
+        transaction
+            .execute(
+                "INSERT INTO matches (match_id, variant_id, status, setup, summary) \
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                rusqlite::params![id, row.variant_id, row.status, row.setup, row.summary],
+            )
+            .unwrap();
+        for input in &stored.inputs {
+            transaction
+                .execute(
+                    "INSERT INTO inputs (match_id, number, kind, seat, player_name, \
+                     token_hash, action) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                    rusqlite::params![
+                        id,
+                        input.number as i64,
+                        input.kind.code(),
+                        i64::from(input.seat),
+                        input.player_name,
+                        input.token_hash,
+                        input.action
+                    ],
+                )
+                .unwrap();
+        }
+        for event in &stored.events {
+            transaction
+                .execute(
+                    "INSERT INTO events (match_id, seq, version, time_nanos, owner_seat, \
+                     owner_name, kind) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                    rusqlite::params![
+                        id,
+                        event.seq as i64,
+                        event.version as i64,
+                        event.time_nanos,
+                        event.owner_seat.map(i64::from),
+                        event.owner_name,
+                        event.kind
+                    ],
+                )
+                .unwrap();
+        }
+        // Written in another order than they load in.
+        for answer in stored.answers.iter().rev() {
+            transaction
+                .execute(
+                    "INSERT INTO answers (match_id, seat, client_action_id, response) \
+                     VALUES (?1, ?2, ?3, ?4)",
+                    rusqlite::params![
+                        id,
+                        i64::from(answer.seat),
+                        answer.client_action_id,
+                        answer.response
+                    ],
+                )
+                .unwrap();
+        }
+    }
+    transaction.commit().unwrap();
+}
+
+/// Writes `matches` into the empty schema `url` names the way schema 1 did.
+async fn write_schema_1_postgres(url: &str, matches: &[StoredMatch]) {
+    let (mut client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    let transaction = client.transaction().await.unwrap();
+    transaction
+        .batch_execute(postgres::ROW_PER_ITEM)
+        .await
+        .unwrap();
+    transaction
+        .batch_execute(
+            "CREATE TABLE schema_version (version BIGINT NOT NULL);
+             INSERT INTO schema_version (version) VALUES (1);",
+        )
+        .await
+        .unwrap();
+    for stored in matches {
+        let (row, id) = (&stored.row, &stored.row.match_id);
+        transaction
+            .execute(
+                "INSERT INTO matches (match_id, variant_id, status, setup, summary) \
+                 VALUES ($1, $2, $3, $4, $5)",
+                &[id, &row.variant_id, &row.status, &row.setup, &row.summary],
+            )
+            .await
+            .unwrap();
+        for input in &stored.inputs {
+            transaction
+                .execute(
+                    "INSERT INTO inputs (match_id, number, kind, seat, player_name, \
+                     token_hash, action) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                    &[
+                        id,
+                        &(input.number as i64),
+                        &input.kind.code(),
+                        &i64::from(input.seat),
+                        &input.player_name,
+                        &input.token_hash,
+                        &input.action,
+                    ],
+                )
+                .await
+                .unwrap();
+        }
+        for event in &stored.events {
+            transaction
+                .execute(
+                    "INSERT INTO events (match_id, seq, version, time_nanos, owner_seat, \
+                     owner_name, kind) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                    &[
+                        id,
+                        &(event.seq as i64),
+                        &(event.version as i64),
+                        &event.time_nanos,
+                        &event.owner_seat.map(i64::from),
+                        &event.owner_name,
+                        &event.kind,
+                    ],
+                )
+                .await
+                .unwrap();
+        }
+        for answer in stored.answers.iter().rev() {
+            transaction
+                .execute(
+                    "INSERT INTO answers (match_id, seat, client_action_id, response) \
+                     VALUES ($1, $2, $3, $4)",
+                    &[
+                        id,
+                        &i64::from(answer.seat),
+                        &answer.client_action_id,
+                        &answer.response,
+                    ],
+                )
+                .await
+                .unwrap();
+        }
+    }
+    transaction.commit().await.unwrap();
+}
+
+/// A schema-1 database opened by this code: everything loads as before, and the matches go on.
+async fn migrated<F, Fut>(open: F)
+where
+    F: Fn() -> Fut,
+    Fut: Future<Output = Result<Store, StoreError>>,
+{
+    let before = schema_1_matches();
+    let store = open().await.expect("open and migrate");
+    let listed: Vec<MatchRow> = store.matches().await.unwrap();
+    assert_eq!(
+        listed,
+        before.iter().map(|m| m.row.clone()).collect::<Vec<_>>()
+    );
+    for stored in &before {
+        let loaded = store.load(&stored.row.match_id).await.unwrap();
+        assert_eq!(loaded.as_ref(), Some(stored));
+    }
+
+    // The migrated history is followed by new appends, and still guards its numbers.
+    assert!(store.append(action("old-a", 5, 7)).await.is_err());
+    assert!(store.append(action("old-a", 4, 8)).await.is_err());
+    store.append(action("old-a", 5, 8)).await.unwrap();
+    store.append(action("old-b", 0, 1)).await.unwrap();
+    store.create(row("new"), vec![event(1)]).await.unwrap();
+    store.close().await.unwrap();
+
+    let store = open().await.expect("reopen");
+    let mut expected = before[0].clone();
+    let next = action("old-a", 5, 8);
+    expected.inputs.extend(next.inputs);
+    expected.events.extend(next.events);
+    expected.answers.extend(next.answer);
+    assert_eq!(store.load("old-a").await.unwrap(), Some(expected));
+    let loaded = store.load("old-b").await.unwrap().unwrap();
+    assert_eq!(loaded.events, [event(1), event(2)]);
+    assert_eq!(
+        store.load("old-c").await.unwrap().as_ref(),
+        Some(&before[2])
+    );
+    let listed: Vec<String> = store
+        .matches()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| r.match_id)
+        .collect();
+    assert_eq!(listed, ["old-a", "old-b", "old-c", "new"]);
+    store.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_migrates_a_schema_1_database() {
+    let dir = ScratchDir::new();
+    write_schema_1_sqlite(&dir.0.join(SQLITE_FILE), &schema_1_matches());
+    let path = dir.0.clone();
+    migrated(|| Store::open("", &path)).await;
+    dir.remove();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_migrates_a_schema_1_database() {
+    let Some(schema) = TestSchema::create().await else {
+        return;
+    };
+    let url = schema.url.clone();
+    let dir = PathBuf::from("unused-by-postgres");
+    let outcome = tokio::spawn(async move {
+        write_schema_1_postgres(&url, &schema_1_matches()).await;
+        migrated(|| Store::open(&url, &dir)).await;
+    })
+    .await;
+    schema.drop_schema().await;
+    if let Err(panic) = outcome {
+        std::panic::resume_unwind(panic.into_panic());
+    }
+}
+
+/// What a crash leaves: the files as they are after the last acknowledged commit, the
+/// write-ahead log not yet folded into the database. Opening a copy of them gives everything
+/// back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_reads_back_what_only_the_log_holds() {
+    let (store, dir) = scratch_store().await;
+    store.create(row("a"), vec![event(1)]).await.unwrap();
+    for number in 0..50 {
+        store
+            .append(action("a", number, 2 + 2 * number))
+            .await
+            .unwrap();
+    }
+    let wal = dir.0.join(format!("{SQLITE_FILE}-wal"));
+    assert!(
+        std::fs::metadata(&wal).unwrap().len() > 0,
+        "the log holds the commits"
+    );
+    let copy = ScratchDir::new();
+    std::fs::copy(dir.0.join(SQLITE_FILE), copy.0.join(SQLITE_FILE)).unwrap();
+    std::fs::copy(&wal, copy.0.join(format!("{SQLITE_FILE}-wal"))).unwrap();
+    let expected = store.load("a").await.unwrap().unwrap();
+    assert_eq!(expected.inputs.len(), 50);
+
+    let reopened = Store::open("", &copy.0).await.unwrap();
+    assert_eq!(reopened.load("a").await.unwrap(), Some(expected));
+    reopened.close().await.unwrap();
+    store.close().await.unwrap();
+    assert_eq!(
+        std::fs::metadata(&wal).unwrap().len(),
+        0,
+        "closing folds the log"
+    );
+    copy.remove();
+    dir.remove();
 }
