@@ -29,7 +29,6 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 use hdrhistogram::Histogram;
 use pitchmate_proto::v1 as pb;
-use pitchmate_proto::v1::match_event::Kind;
 use pitchmate_proto::v1::match_service_client::MatchServiceClient;
 use pitchmate_proto::v1::server_service_client::ServerServiceClient;
 use prost::Message;
@@ -560,9 +559,11 @@ async fn play_slot(
     while Instant::now() < deadline {
         let played = match SeatedMatch::create(&client, &variant).await {
             Ok(seated) => match turns {
-                Turns::Poll => play_polling(&client, &seated, &mut rng, deadline, &mut slot).await,
+                Turns::Poll => {
+                    play_polling(&client, &channel, &seated, &mut rng, deadline, &mut slot).await
+                }
                 Turns::Stream => {
-                    play_prompted(&client, &channel, &seated, &mut rng, deadline, &mut slot).await
+                    play_prompted(&channel, &seated, &mut rng, deadline, &mut slot).await
                 }
             },
             Err(status) => Err(format!("creating a match: {}", describe(&status))),
@@ -577,7 +578,6 @@ async fn play_slot(
 /// Plays `seated` until it ends or `deadline` passes, both seats at once, each from its own
 /// prompted event stream.
 async fn play_prompted(
-    client: &MatchServiceClient<Channel>,
     channel: &Channel,
     seated: &SeatedMatch,
     rng: &mut fastrand::Rng,
@@ -586,22 +586,8 @@ async fn play_prompted(
 ) -> Result<(), String> {
     // Every variant has two seats.
     let (first, second) = tokio::join!(
-        play_seat(
-            client.clone(),
-            channel.clone(),
-            seated,
-            0,
-            rng.u64(..),
-            deadline
-        ),
-        play_seat(
-            client.clone(),
-            channel.clone(),
-            seated,
-            1,
-            rng.u64(..),
-            deadline
-        ),
+        play_seat(channel.clone(), seated, 0, rng.u64(..), deadline),
+        play_seat(channel.clone(), seated, 1, rng.u64(..), deadline),
     );
     let mut failure = None;
     for (played, error) in [first, second] {
@@ -614,7 +600,6 @@ async fn play_prompted(
 /// One seat of a match: answers every prompt on its stream with a random legal action until
 /// the match ends or `deadline` passes.
 async fn play_seat(
-    mut client: MatchServiceClient<Channel>,
     channel: Channel,
     seated: &SeatedMatch,
     seat: usize,
@@ -631,7 +616,7 @@ async fn play_seat(
             include_legal_actions: true,
         },
     );
-    let mut stream = match lean_prompts(channel, request).await {
+    let mut stream = match lean_prompts(channel.clone(), request).await {
         Ok(stream) => stream,
         Err(status) => {
             return (
@@ -666,9 +651,7 @@ async fn play_seat(
         }
         slot.prompts += 1;
         let index = turn.actions[rng.usize(..turn.actions.len())].index;
-        if let Err(failure) =
-            submit(&mut client, seated, seat, turn.version, index, &mut slot).await
-        {
+        if let Err(failure) = submit(&channel, seated, seat, turn.version, index, &mut slot).await {
             return (slot, Some(failure));
         }
     }
@@ -710,6 +693,29 @@ struct LeanLegalAction {
     index: u32,
 }
 
+/// What a load bot reads of a `SubmitActionResponse`: whether its events ended the match.
+#[derive(Clone, PartialEq, prost::Message)]
+struct LeanSubmitted {
+    #[prost(message, repeated, tag = "2")]
+    events: Vec<LeanEvent>,
+}
+
+/// `SubmitAction`, its answer decoded as [`LeanSubmitted`].
+async fn lean_submit(
+    channel: Channel,
+    request: Request<pb::SubmitActionRequest>,
+) -> Result<LeanSubmitted, Status> {
+    let mut grpc = tonic::client::Grpc::new(channel);
+    grpc.ready()
+        .await
+        .map_err(|e| Status::unavailable(format!("connection not ready: {e}")))?;
+    let path = tonic::codegen::http::uri::PathAndQuery::from_static(
+        "/pitchmate.v1.MatchService/SubmitAction",
+    );
+    let codec = tonic_prost::ProstCodec::<pb::SubmitActionRequest, LeanSubmitted>::default();
+    Ok(grpc.unary(request, path, codec).await?.into_inner())
+}
+
 /// `StreamMatchEvents`, decoded as [`LeanItem`]s.
 async fn lean_prompts(
     channel: Channel,
@@ -731,7 +737,7 @@ async fn lean_prompts(
 
 /// Submits the action at `index` for `seat` at `version`, recording the round trip.
 async fn submit(
-    client: &mut MatchServiceClient<Channel>,
+    channel: &Channel,
     seated: &SeatedMatch,
     seat: usize,
     version: u64,
@@ -748,16 +754,12 @@ async fn submit(
         },
     );
     let call = Instant::now();
-    let submitted = client.submit_action(request).await;
+    let submitted = lean_submit(channel.clone(), request).await;
     record(&mut slot.submit, call);
     match submitted {
         Ok(response) => {
             slot.accepted += 1;
-            Ok(response
-                .get_ref()
-                .events
-                .iter()
-                .any(|e| matches!(e.kind, Some(Kind::MatchEnded(_)))))
+            Ok(response.events.iter().any(|e| e.match_ended.is_some()))
         }
         // Both seats act in a simultaneous phase: the other one may have moved the version.
         Err(status) if reason(&status).as_deref() == Some("STALE_VERSION") => {
@@ -772,6 +774,7 @@ async fn submit(
 /// legal actions for it; otherwise the turn tells which seat is to act.
 async fn play_polling(
     client: &MatchServiceClient<Channel>,
+    channel: &Channel,
     seated: &SeatedMatch,
     rng: &mut fastrand::Rng,
     deadline: Instant,
@@ -804,7 +807,7 @@ async fn play_polling(
             continue;
         }
         let index = legal.actions[rng.usize(..legal.actions.len())].index;
-        if submit(&mut client, seated, seat, legal.version, index, slot).await? {
+        if submit(channel, seated, seat, legal.version, index, slot).await? {
             slot.finished += 1;
             return Ok(());
         }
@@ -832,6 +835,7 @@ fn describe(status: &Status) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pitchmate_proto::v1::match_event::Kind;
 
     /// The lean messages must name the same fields as the real ones, or prompts would decode
     /// as empty and the bench would measure nothing.
@@ -884,5 +888,25 @@ mod tests {
         };
         let lean = LeanItem::decode(other.encode_to_vec().as_slice()).unwrap();
         assert!(lean.event.unwrap().match_ended.is_none());
+
+        let last_action = pb::SubmitActionResponse {
+            version: 40,
+            events: vec![
+                pb::MatchEvent {
+                    seq: 90,
+                    kind: Some(Kind::MatchStarted(pb::MatchStarted {})),
+                    ..Default::default()
+                },
+                pb::MatchEvent {
+                    seq: 91,
+                    kind: Some(Kind::MatchEnded(pb::MatchEnded::default())),
+                    ..Default::default()
+                },
+            ],
+            duplicate: false,
+        };
+        let lean = LeanSubmitted::decode(last_action.encode_to_vec().as_slice()).unwrap();
+        let ended: Vec<bool> = lean.events.iter().map(|e| e.match_ended.is_some()).collect();
+        assert_eq!(ended, [false, true]);
     }
 }

@@ -68,6 +68,9 @@ pub trait HostedGame: Send + Sync {
     fn turn(&self) -> Turn;
     /// The seat's legal actions now, each as index, typed action and notation.
     fn legal_actions(&self, seat: Seat) -> Vec<pb::LegalAction>;
+    /// The same, for a caller that asks once per state (a turn prompt): built afresh rather
+    /// than built, kept and copied, unless a listing is already kept.
+    fn legal_actions_once(&self, seat: Seat) -> Vec<pb::LegalAction>;
     /// Plays an action for `seat`. On error nothing changed.
     fn play(&mut self, seat: Seat, choice: &ActionChoice) -> Result<Played, ServiceError>;
     /// The board, turn, scores and details as `viewer` may see them.
@@ -132,20 +135,24 @@ impl<G: ProtoMapping> Hosted<G> {
 
     fn listed(&self, seat: Seat) -> &[pb::LegalAction] {
         let seat_actions = self.seat_actions(seat);
-        seat_actions.listed.get_or_init(|| {
-            let notations = self.game.format_actions(seat, &seat_actions.actions);
-            seat_actions
-                .actions
-                .iter()
-                .zip(notations)
-                .enumerate()
-                .map(|(index, (action, notation))| pb::LegalAction {
-                    index: index as u32,
-                    action: Some(G::action_to_proto(action)),
-                    notation,
-                })
-                .collect()
-        })
+        seat_actions
+            .listed
+            .get_or_init(|| self.list(seat, &seat_actions.actions))
+    }
+
+    /// `actions` as listed on the wire.
+    fn list(&self, seat: Seat, actions: &[G::Action]) -> Vec<pb::LegalAction> {
+        let notations = self.game.format_actions(seat, actions);
+        actions
+            .iter()
+            .zip(notations)
+            .enumerate()
+            .map(|(index, (action, notation))| pb::LegalAction {
+                index: index as u32,
+                action: Some(G::action_to_proto(action)),
+                notation,
+            })
+            .collect()
     }
 
     /// Forgets what was worked out for the state before a change.
@@ -260,6 +267,14 @@ impl<G: ProtoMapping> HostedGame for Hosted<G> {
 
     fn legal_actions(&self, seat: Seat) -> Vec<pb::LegalAction> {
         self.listed(seat).to_vec()
+    }
+
+    fn legal_actions_once(&self, seat: Seat) -> Vec<pb::LegalAction> {
+        let seat_actions = self.seat_actions(seat);
+        match seat_actions.listed.get() {
+            Some(listed) => listed.clone(),
+            None => self.list(seat, &seat_actions.actions),
+        }
     }
 
     fn play(&mut self, seat: Seat, choice: &ActionChoice) -> Result<Played, ServiceError> {
@@ -445,8 +460,13 @@ mod tests {
             let engine_legal = hosted.game.legal_actions(seat);
             let pick = played * 7 % engine_legal.len();
             // Every fourth action is named by index without listing first: the notation is
-            // then formatted on its own.
-            let (choice, expected_notation) = if played % 4 == 3 {
+            // then formatted on its own. Every fifth is prompted: listed once, nothing kept.
+            let (choice, expected_notation) = if played % 5 == 2 {
+                let prompted = hosted.legal_actions_once(seat);
+                assert_eq!(prompted, listed_afresh(&hosted, seat));
+                let chosen = &prompted[pick];
+                (ActionChoice::Index(chosen.index), chosen.notation.clone())
+            } else if played % 4 == 3 {
                 let notation = hosted.game.format_action(seat, &engine_legal[pick]);
                 (ActionChoice::Index(pick as u32), notation)
             } else {

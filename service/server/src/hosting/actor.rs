@@ -1067,7 +1067,7 @@ impl MatchActor {
         if !due {
             return None;
         }
-        let actions = self.game.legal_actions(seat);
+        let actions = self.game.legal_actions_once(seat);
         (!actions.is_empty()).then(|| pb::YourTurn {
             version: self.version,
             turn: Some(self.public_turn()),
