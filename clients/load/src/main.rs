@@ -906,7 +906,11 @@ mod tests {
             duplicate: false,
         };
         let lean = LeanSubmitted::decode(last_action.encode_to_vec().as_slice()).unwrap();
-        let ended: Vec<bool> = lean.events.iter().map(|e| e.match_ended.is_some()).collect();
+        let ended: Vec<bool> = lean
+            .events
+            .iter()
+            .map(|e| e.match_ended.is_some())
+            .collect();
         assert_eq!(ended, [false, true]);
     }
 }
