@@ -700,15 +700,21 @@ struct LeanSubmitted {
     events: Vec<LeanEvent>,
 }
 
+/// A gRPC client on `channel` for calls decoded with the lean messages above.
+async fn ready(channel: Channel) -> Result<tonic::client::Grpc<Channel>, Status> {
+    let mut grpc = tonic::client::Grpc::new(channel);
+    grpc.ready()
+        .await
+        .map_err(|e| Status::unavailable(format!("connection not ready: {e}")))?;
+    Ok(grpc)
+}
+
 /// `SubmitAction`, its answer decoded as [`LeanSubmitted`].
 async fn lean_submit(
     channel: Channel,
     request: Request<pb::SubmitActionRequest>,
 ) -> Result<LeanSubmitted, Status> {
-    let mut grpc = tonic::client::Grpc::new(channel);
-    grpc.ready()
-        .await
-        .map_err(|e| Status::unavailable(format!("connection not ready: {e}")))?;
+    let mut grpc = ready(channel).await?;
     let path = tonic::codegen::http::uri::PathAndQuery::from_static(
         "/pitchmate.v1.MatchService/SubmitAction",
     );
@@ -721,10 +727,7 @@ async fn lean_prompts(
     channel: Channel,
     request: Request<pb::StreamMatchEventsRequest>,
 ) -> Result<tonic::Streaming<LeanItem>, Status> {
-    let mut grpc = tonic::client::Grpc::new(channel);
-    grpc.ready()
-        .await
-        .map_err(|e| Status::unavailable(format!("connection not ready: {e}")))?;
+    let mut grpc = ready(channel).await?;
     let path = tonic::codegen::http::uri::PathAndQuery::from_static(
         "/pitchmate.v1.MatchService/StreamMatchEvents",
     );

@@ -1,6 +1,6 @@
 //! Random playouts: the shared driver for property tests and the playout benchmark.
 
-use crate::game::{Game, RuleErrorKind, Seat, SetupSpec};
+use crate::game::{Game, RuleErrorKind, Seat, SetupSpec, Turn};
 use crate::rng::Rng;
 
 /// What a random playout did.
@@ -18,19 +18,9 @@ pub fn random_playout<G: Game>(game: G, rng: &mut Rng, max_actions: usize) -> Pl
     let mut log = Vec::new();
     while game.outcome().is_none() && log.len() < max_actions {
         let turn = game.turn();
-        let seat = *rng.pick(&turn.to_act);
-        let legal = game.legal_actions(seat);
-        let action = rng.pick(&legal).clone();
-        game.apply(seat, &action)
-            .expect("a listed legal action must apply");
-        log.push((seat, action));
+        play_random_action(&mut game, &turn, rng, &mut log);
     }
-    let finished = game.outcome().is_some();
-    Playout {
-        game,
-        log,
-        finished,
-    }
+    Playout::ended(game, log)
 }
 
 /// Plays like [`random_playout`] while checking the contract of [`Game`] at every step:
@@ -110,12 +100,7 @@ pub fn checked_random_playout<G: Game>(
             .expect("replay must accept the logged actions");
     }
     assert_eq!(replayed, game, "replaying the log reached another state");
-    let finished = game.outcome().is_some();
-    Playout {
-        game,
-        log,
-        finished,
-    }
+    Playout::ended(game, log)
 }
 
 /// Plays uniformly random legal actions like [`random_playout`] and, at every state, for every
@@ -157,17 +142,33 @@ pub fn checked_listing_playout<G: Game>(
             );
             also(&game, seat, &legal, &listed);
         }
-        let seat = *rng.pick(&turn.to_act);
-        let legal = game.legal_actions(seat);
-        let action = rng.pick(&legal).clone();
-        game.apply(seat, &action)
-            .expect("a listed legal action must apply");
-        log.push((seat, action));
+        play_random_action(&mut game, &turn, rng, &mut log);
     }
-    let finished = game.outcome().is_some();
-    Playout {
-        game,
-        log,
-        finished,
+    Playout::ended(game, log)
+}
+
+/// One uniformly random legal action of a seat picked at random among those to act in `turn`.
+fn play_random_action<G: Game>(
+    game: &mut G,
+    turn: &Turn,
+    rng: &mut Rng,
+    log: &mut Vec<(Seat, G::Action)>,
+) {
+    let seat = *rng.pick(&turn.to_act);
+    let legal = game.legal_actions(seat);
+    let action = rng.pick(&legal).clone();
+    game.apply(seat, &action)
+        .expect("a listed legal action must apply");
+    log.push((seat, action));
+}
+
+impl<G: Game> Playout<G> {
+    fn ended(game: G, log: Vec<(Seat, G::Action)>) -> Self {
+        let finished = game.outcome().is_some();
+        Self {
+            game,
+            log,
+            finished,
+        }
     }
 }
