@@ -239,7 +239,7 @@ mod tests {
         assert_eq!(from_file.log.format, LogFormat::Json);
         assert_eq!(from_file.stream.heartbeat_secs, 3);
         assert_eq!(
-            from_file.stream.live_capacity, 1024,
+            from_file.stream.live_capacity, 128,
             "defaults fill what the file omits"
         );
 
