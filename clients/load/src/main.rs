@@ -162,11 +162,11 @@ async fn run(args: &Args) -> Result<bool, String> {
     println!(
         "play: {} accepted actions in {:.2} s = {:.0} actions/s; {} matches finished, {} \
          submissions refused as stale, {} failed",
-        load.accepted,
+        load.total.accepted,
         load.elapsed.as_secs_f64(),
-        load.accepted as f64 / load.elapsed.as_secs_f64(),
-        load.finished,
-        load.stale,
+        load.total.accepted as f64 / load.elapsed.as_secs_f64(),
+        load.total.finished,
+        load.total.stale,
         load.failures.len(),
     );
     for failure in load.failures.iter().take(5) {
@@ -178,19 +178,20 @@ async fn run(args: &Args) -> Result<bool, String> {
             "server CPU during play: {:.2} s = {:.2} cores; {:.1} us per accepted action",
             cpu.as_secs_f64(),
             cpu.as_secs_f64() / load.elapsed.as_secs_f64(),
-            cpu.as_secs_f64() * 1e6 / load.accepted.max(1) as f64,
+            cpu.as_secs_f64() * 1e6 / load.total.accepted.max(1) as f64,
         );
     }
     let submit = Timings {
-        round_trips: load.submit,
+        round_trips: load.total.submit,
         elapsed: load.elapsed,
     };
     submit.print("SubmitAction");
     match args.turns {
         Turns::Poll => {
-            let legal_kib = load.legal_bytes as f64 / load.legal.len().max(1) as f64 / 1024.0;
+            let legal_kib =
+                load.total.legal_bytes as f64 / load.total.legal.len().max(1) as f64 / 1024.0;
             Timings {
-                round_trips: load.legal,
+                round_trips: load.total.legal,
                 elapsed: load.elapsed,
             }
             .print("GetLegalActions");
@@ -201,8 +202,8 @@ async fn run(args: &Args) -> Result<bool, String> {
         }
         Turns::Stream => println!(
             "{} prompts answered ({} per accepted action)",
-            load.prompts,
-            load.prompts as f64 / load.accepted.max(1) as f64
+            load.total.prompts,
+            load.total.prompts as f64 / load.total.accepted.max(1) as f64
         ),
     }
     print_ratios("SubmitAction / concurrent ping", &submit, &concurrent);
@@ -450,14 +451,8 @@ impl SeatedMatch {
 /// What the matches of the play phase did together.
 struct Load {
     elapsed: Duration,
-    accepted: u64,
-    stale: u64,
-    finished: u64,
-    submit: Histogram<u64>,
-    legal: Histogram<u64>,
-    /// Encoded size of every GetLegalActions answer together.
-    legal_bytes: u64,
-    prompts: u64,
+    /// Every slot's counts added up.
+    total: Slot,
     failures: Vec<String>,
 }
 
@@ -468,6 +463,7 @@ struct Slot {
     finished: u64,
     submit: Histogram<u64>,
     legal: Histogram<u64>,
+    /// Encoded size of every GetLegalActions answer together.
     legal_bytes: u64,
     prompts: u64,
 }
@@ -515,13 +511,7 @@ async fn play_matches(
     }
     let mut load = Load {
         elapsed: Duration::ZERO,
-        accepted: 0,
-        stale: 0,
-        finished: 0,
-        submit: histogram(),
-        legal: histogram(),
-        legal_bytes: 0,
-        prompts: 0,
+        total: Slot::new(),
         failures: Vec::new(),
     };
     while let Some(joined) = tasks.join_next().await {
@@ -532,13 +522,7 @@ async fn play_matches(
                 continue;
             }
         };
-        load.accepted += slot.accepted;
-        load.stale += slot.stale;
-        load.finished += slot.finished;
-        load.submit.add(slot.submit).expect("same histogram bounds");
-        load.legal.add(slot.legal).expect("same histogram bounds");
-        load.legal_bytes += slot.legal_bytes;
-        load.prompts += slot.prompts;
+        load.total.add(slot);
         load.failures.extend(failure);
     }
     load.elapsed = started.elapsed();

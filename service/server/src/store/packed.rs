@@ -121,28 +121,18 @@ impl Tail {
         events: Vec<EventRow>,
         answers: Vec<AnswerRow>,
     ) -> Result<Packed, StoreError> {
-        let mut next_input = self.next_input;
-        for input in &inputs {
-            if input.number < next_input {
-                return Err(StoreError::Database(format!(
-                    "match {match_id}: input {} does not follow input {}",
-                    input.number,
-                    next_input - 1
-                )));
-            }
-            next_input = input.number + 1;
-        }
-        let mut next_seq = self.next_seq;
-        for event in &events {
-            if event.seq < next_seq {
-                return Err(StoreError::Database(format!(
-                    "match {match_id}: event seq {} does not follow seq {}",
-                    event.seq,
-                    next_seq - 1
-                )));
-            }
-            next_seq = event.seq + 1;
-        }
+        let next_input = follow(
+            match_id,
+            "input",
+            self.next_input,
+            inputs.iter().map(|i| i.number),
+        )?;
+        let next_seq = follow(
+            match_id,
+            "event seq",
+            self.next_seq,
+            events.iter().map(|e| e.seq),
+        )?;
         let body = PackedAppend {
             inputs: inputs.into_iter().map(PackedInput::from).collect(),
             events: events.into_iter().map(PackedEvent::from).collect(),
@@ -241,4 +231,23 @@ impl From<AnswerRow> for PackedAnswer {
             response: answer.response,
         }
     }
+}
+
+/// Checks that `numbers` rise from `next` on, gaps allowed; returns the number after the last.
+fn follow(
+    match_id: &str,
+    what: &str,
+    mut next: u64,
+    numbers: impl Iterator<Item = u64>,
+) -> Result<u64, StoreError> {
+    for number in numbers {
+        if number < next {
+            return Err(StoreError::Database(format!(
+                "match {match_id}: {what} {number} does not follow {what} {}",
+                next - 1
+            )));
+        }
+        next = number + 1;
+    }
+    Ok(next)
 }
