@@ -32,6 +32,7 @@ use pitchmate_proto::v1 as pb;
 use pitchmate_proto::v1::match_service_client::MatchServiceClient;
 use pitchmate_proto::v1::server_service_client::ServerServiceClient;
 use prost::Message;
+use prost::encoding::{DecodeContext, WireType};
 use tokio::task::JoinSet;
 use tonic::transport::{Channel, Endpoint};
 use tonic::{Code, Request, Status};
@@ -91,6 +92,11 @@ const CALL_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Calls made at once while creating idle matches.
 const IDLE_CREATORS: usize = 32;
+
+// The bench shares the machine with the server it measures; with glibc's allocator it spent a
+// sixth of its CPU allocating and freeing decode buffers, time the server then did not get.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -181,20 +187,13 @@ async fn run(args: &Args) -> Result<bool, String> {
             cpu.as_secs_f64() * 1e6 / load.total.accepted.max(1) as f64,
         );
     }
-    let submit = Timings {
-        round_trips: load.total.submit,
-        elapsed: load.elapsed,
-    };
+    let submit = Timings::new(&load.total.submit, load.elapsed);
     submit.print("SubmitAction");
     match args.turns {
         Turns::Poll => {
             let legal_kib =
-                load.total.legal_bytes as f64 / load.total.legal.len().max(1) as f64 / 1024.0;
-            Timings {
-                round_trips: load.total.legal,
-                elapsed: load.elapsed,
-            }
-            .print("GetLegalActions");
+                load.total.legal_bytes as f64 / load.total.legal.0.len().max(1) as f64 / 1024.0;
+            Timings::new(&load.total.legal, load.elapsed).print("GetLegalActions");
             println!(
                 "GetLegalActions answers average {legal_kib:.1} KiB (the view and every legal \
                  action, typed and in notation)"
@@ -233,14 +232,31 @@ async fn connect(url: &str, count: usize) -> Result<Vec<Channel>, String> {
     Ok(connections)
 }
 
-/// Round trips in nanoseconds, from 1 ns to a minute, to three significant digits.
-fn histogram() -> Histogram<u64> {
-    Histogram::new_with_bounds(1, 60_000_000_000, 3).expect("valid histogram bounds")
-}
+/// Round trips in nanoseconds, as measured. Callers keep their own list and the lists are
+/// joined at the end: a histogram per caller (about 600 KiB each at this range and precision)
+/// would have the bench page in gigabytes at a thousand matches while the server works.
+#[derive(Default)]
+struct RoundTrips(Vec<u64>);
 
-fn record(histogram: &mut Histogram<u64>, started: Instant) {
-    let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
-    histogram.saturating_record(nanos);
+impl RoundTrips {
+    fn record(&mut self, started: Instant) {
+        self.0
+            .push(u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX));
+    }
+
+    fn append(&mut self, mut other: RoundTrips) {
+        self.0.append(&mut other.0);
+    }
+
+    /// From 1 ns to a minute, to three significant digits.
+    fn histogram(&self) -> Histogram<u64> {
+        let mut histogram =
+            Histogram::new_with_bounds(1, 60_000_000_000, 3).expect("valid histogram bounds");
+        for &nanos in &self.0 {
+            histogram.saturating_record(nanos);
+        }
+        histogram
+    }
 }
 
 /// The round trips of one kind of call and the wall time they took together.
@@ -250,6 +266,13 @@ struct Timings {
 }
 
 impl Timings {
+    fn new(round_trips: &RoundTrips, elapsed: Duration) -> Self {
+        Self {
+            round_trips: round_trips.histogram(),
+            elapsed,
+        }
+    }
+
     fn micros(&self, quantile: f64) -> f64 {
         self.round_trips.value_at_quantile(quantile) as f64 / 1000.0
     }
@@ -278,7 +301,7 @@ fn print_ratios(name: &str, measured: &Timings, floor: &Timings) {
 
 async fn ping_sequential(channel: Channel, count: u32) -> Result<Timings, String> {
     let mut client = ServerServiceClient::new(channel);
-    let mut round_trips = histogram();
+    let mut round_trips = RoundTrips::default();
     let started = Instant::now();
     for _ in 0..count {
         let call = Instant::now();
@@ -286,12 +309,9 @@ async fn ping_sequential(channel: Channel, count: u32) -> Result<Timings, String
             .ping(pb::PingRequest {})
             .await
             .map_err(|e| format!("Ping failed: {e}"))?;
-        record(&mut round_trips, call);
+        round_trips.record(call);
     }
-    Ok(Timings {
-        round_trips,
-        elapsed: started.elapsed(),
-    })
+    Ok(Timings::new(&round_trips, started.elapsed()))
 }
 
 /// One caller per connection in `callers`, all at once, each pinging `per_caller` times in turn.
@@ -304,26 +324,23 @@ async fn ping_concurrent(
     for channel in callers {
         tasks.spawn(async move {
             let mut client = ServerServiceClient::new(channel);
-            let mut round_trips = histogram();
+            let mut round_trips = RoundTrips::default();
             for _ in 0..per_caller {
                 let call = Instant::now();
                 client.ping(pb::PingRequest {}).await?;
-                record(&mut round_trips, call);
+                round_trips.record(call);
             }
             Ok::<_, Status>(round_trips)
         });
     }
-    let mut round_trips = histogram();
+    let mut round_trips = RoundTrips::default();
     while let Some(joined) = tasks.join_next().await {
         let caller = joined
             .map_err(|e| format!("ping task: {e}"))?
             .map_err(|e| format!("Ping failed: {e}"))?;
-        round_trips.add(caller).expect("same histogram bounds");
+        round_trips.append(caller);
     }
-    Ok(Timings {
-        round_trips,
-        elapsed: started.elapsed(),
-    })
+    Ok(Timings::new(&round_trips, started.elapsed()))
 }
 
 struct Memory {
@@ -461,8 +478,8 @@ struct Slot {
     accepted: u64,
     stale: u64,
     finished: u64,
-    submit: Histogram<u64>,
-    legal: Histogram<u64>,
+    submit: RoundTrips,
+    legal: RoundTrips,
     /// Encoded size of every GetLegalActions answer together.
     legal_bytes: u64,
     prompts: u64,
@@ -474,8 +491,8 @@ impl Slot {
             accepted: 0,
             stale: 0,
             finished: 0,
-            submit: histogram(),
-            legal: histogram(),
+            submit: RoundTrips::default(),
+            legal: RoundTrips::default(),
             legal_bytes: 0,
             prompts: 0,
         }
@@ -485,10 +502,8 @@ impl Slot {
         self.accepted += other.accepted;
         self.stale += other.stale;
         self.finished += other.finished;
-        self.submit
-            .add(other.submit)
-            .expect("same histogram bounds");
-        self.legal.add(other.legal).expect("same histogram bounds");
+        self.submit.append(other.submit);
+        self.legal.append(other.legal);
         self.legal_bytes += other.legal_bytes;
         self.prompts += other.prompts;
     }
@@ -539,24 +554,32 @@ async fn play_slot(
     turns: Turns,
 ) -> (Slot, Option<String>) {
     let client = MatchServiceClient::new(channel.clone());
-    let mut slot = Slot::new();
-    while Instant::now() < deadline {
+    // What the first seat (or the polling bot) did, and what the second did.
+    let [mut slot, mut second] = [Slot::new(), Slot::new()];
+    let mut failure = None;
+    while failure.is_none() && Instant::now() < deadline {
         let played = match SeatedMatch::create(&client, &variant).await {
             Ok(seated) => match turns {
                 Turns::Poll => {
                     play_polling(&client, &channel, &seated, &mut rng, deadline, &mut slot).await
                 }
                 Turns::Stream => {
-                    play_prompted(&channel, &seated, &mut rng, deadline, &mut slot).await
+                    play_prompted(
+                        &channel,
+                        &seated,
+                        &mut rng,
+                        deadline,
+                        [&mut slot, &mut second],
+                    )
+                    .await
                 }
             },
             Err(status) => Err(format!("creating a match: {}", describe(&status))),
         };
-        if let Err(failure) = played {
-            return (slot, Some(failure));
-        }
+        failure = played.err();
     }
-    (slot, None)
+    slot.add(second);
+    (slot, failure)
 }
 
 /// Plays `seated` until it ends or `deadline` passes, both seats at once, each from its own
@@ -566,32 +589,27 @@ async fn play_prompted(
     seated: &SeatedMatch,
     rng: &mut fastrand::Rng,
     deadline: Instant,
-    slot: &mut Slot,
+    [first, second]: [&mut Slot; 2],
 ) -> Result<(), String> {
     // Every variant has two seats.
     let (first, second) = tokio::join!(
-        play_seat(channel.clone(), seated, 0, rng.u64(..), deadline),
-        play_seat(channel.clone(), seated, 1, rng.u64(..), deadline),
+        play_seat(channel.clone(), seated, 0, rng.u64(..), deadline, first),
+        play_seat(channel.clone(), seated, 1, rng.u64(..), deadline, second),
     );
-    let mut failure = None;
-    for (played, error) in [first, second] {
-        slot.add(played);
-        failure = failure.or(error);
-    }
-    failure.map_or(Ok(()), Err)
+    first.and(second)
 }
 
 /// One seat of a match: answers every prompt on its stream with a random legal action until
-/// the match ends or `deadline` passes.
+/// the match ends or `deadline` passes, counting into `slot`.
 async fn play_seat(
     channel: Channel,
     seated: &SeatedMatch,
     seat: usize,
     seed: u64,
     deadline: Instant,
-) -> (Slot, Option<String>) {
+    slot: &mut Slot,
+) -> Result<(), String> {
     let mut rng = fastrand::Rng::with_seed(seed);
-    let mut slot = Slot::new();
     let request = seated.as_seat(
         seat,
         pb::StreamMatchEventsRequest {
@@ -600,27 +618,18 @@ async fn play_seat(
             include_legal_actions: true,
         },
     );
-    let mut stream = match lean_prompts(channel.clone(), request).await {
-        Ok(stream) => stream,
-        Err(status) => {
-            return (
-                slot,
-                Some(format!("StreamMatchEvents: {}", describe(&status))),
-            );
-        }
-    };
+    let mut stream = lean_prompts(channel.clone(), request)
+        .await
+        .map_err(|status| format!("StreamMatchEvents: {}", describe(&status)))?;
     loop {
         let item = match tokio::time::timeout_at(deadline.into(), stream.message()).await {
             // Time is up while waiting for the other seat.
-            Err(_) => return (slot, None),
+            Err(_) => return Ok(()),
             Ok(Ok(Some(item))) => item,
             // The stream closes after the match ended.
-            Ok(Ok(None)) => return (slot, None),
+            Ok(Ok(None)) => return Ok(()),
             Ok(Err(status)) => {
-                return (
-                    slot,
-                    Some(format!("StreamMatchEvents: {}", describe(&status))),
-                );
+                return Err(format!("StreamMatchEvents: {}", describe(&status)));
             }
         };
         let Some(turn) = item.your_turn else {
@@ -631,13 +640,17 @@ async fn play_seat(
             continue;
         };
         if Instant::now() >= deadline {
-            return (slot, None);
+            return Ok(());
         }
         slot.prompts += 1;
-        let index = turn.actions[rng.usize(..turn.actions.len())].index;
-        if let Err(failure) = submit(&channel, seated, seat, turn.version, index, &mut slot).await {
-            return (slot, Some(failure));
+        if turn.listed == 0 {
+            return Err(format!(
+                "a prompt at version {} listed no action",
+                turn.version
+            ));
         }
+        let index = rng.u32(..turn.listed);
+        submit(&channel, seated, seat, turn.version, index, slot).await?;
     }
 }
 
@@ -663,18 +676,61 @@ struct LeanEvent {
 #[derive(Clone, PartialEq, prost::Message)]
 struct LeanEmpty {}
 
-#[derive(Clone, PartialEq, prost::Message)]
+/// `YourTurn` as a random bot reads it: the version, and how many actions are listed. An
+/// action's `index` is its position in the list, so the count is all a uniform choice needs;
+/// the actions themselves are stepped over without being decoded.
+#[derive(Clone, Debug, Default, PartialEq)]
 struct LeanYourTurn {
-    #[prost(uint64, tag = "1")]
     version: u64,
-    #[prost(message, repeated, tag = "3")]
-    actions: Vec<LeanLegalAction>,
+    listed: u32,
 }
 
-#[derive(Clone, PartialEq, prost::Message)]
-struct LeanLegalAction {
-    #[prost(uint32, tag = "1")]
-    index: u32,
+/// `YourTurn.version` and `YourTurn.actions`.
+const VERSION_TAG: u32 = 1;
+const ACTIONS_TAG: u32 = 3;
+
+impl Message for LeanYourTurn {
+    /// The version and `listed` empty actions: what this type knows of a prompt.
+    fn encode_raw(&self, buf: &mut impl prost::bytes::BufMut) {
+        if self.version != 0 {
+            prost::encoding::uint64::encode(VERSION_TAG, &self.version, buf);
+        }
+        for _ in 0..self.listed {
+            prost::encoding::encode_key(ACTIONS_TAG, WireType::LengthDelimited, buf);
+            prost::encoding::encode_varint(0, buf);
+        }
+    }
+
+    fn merge_field(
+        &mut self,
+        tag: u32,
+        wire_type: WireType,
+        buf: &mut impl prost::bytes::Buf,
+        ctx: DecodeContext,
+    ) -> Result<(), prost::DecodeError> {
+        match tag {
+            VERSION_TAG => prost::encoding::uint64::merge(wire_type, &mut self.version, buf, ctx),
+            ACTIONS_TAG => {
+                self.listed += 1;
+                prost::encoding::skip_field(wire_type, tag, buf, ctx)
+            }
+            _ => prost::encoding::skip_field(wire_type, tag, buf, ctx),
+        }
+    }
+
+    fn encoded_len(&self) -> usize {
+        let version = if self.version == 0 {
+            0
+        } else {
+            prost::encoding::uint64::encoded_len(VERSION_TAG, &self.version)
+        };
+        // An empty action is its key and a zero length, one byte each.
+        version + 2 * self.listed as usize
+    }
+
+    fn clear(&mut self) {
+        *self = Self::default();
+    }
 }
 
 /// What a load bot reads of a `SubmitActionResponse`: whether its events ended the match.
@@ -742,7 +798,7 @@ async fn submit(
     );
     let call = Instant::now();
     let submitted = lean_submit(channel.clone(), request).await;
-    record(&mut slot.submit, call);
+    slot.submit.record(call);
     match submitted {
         Ok(response) => {
             slot.accepted += 1;
@@ -781,7 +837,7 @@ async fn play_polling(
             .await
             .map_err(|s| format!("GetLegalActions: {}", describe(&s)))?
             .into_inner();
-        record(&mut slot.legal, call);
+        slot.legal.record(call);
         slot.legal_bytes += legal.encoded_len() as u64;
         if legal.actions.is_empty() {
             let to_act = legal.turn.unwrap_or_default().to_act;
@@ -846,10 +902,10 @@ mod tests {
         let lean = LeanItem::decode(prompt.encode_to_vec().as_slice()).unwrap();
         let turn = lean.your_turn.unwrap();
         assert_eq!(turn.version, 7);
-        assert_eq!(
-            turn.actions.iter().map(|a| a.index).collect::<Vec<_>>(),
-            [0, 1, 2]
-        );
+        assert_eq!(turn.listed, 3);
+        let reencoded = pb::YourTurn::decode(turn.encode_to_vec().as_slice()).unwrap();
+        assert_eq!(reencoded.version, 7);
+        assert_eq!(reencoded.actions.len(), 3);
 
         let end = pb::StreamMatchEventsResponse {
             item: Some(pb::stream_match_events_response::Item::Event(
