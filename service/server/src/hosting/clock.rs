@@ -24,10 +24,14 @@ pub const DEFAULT_ABANDON_AFTER: Duration = Duration::from_secs(60);
 pub fn now() -> SystemTime {
     static BASE: OnceLock<(SystemTime, std::time::Instant)> = OnceLock::new();
     let (wall, instant) = BASE.get_or_init(|| (SystemTime::now(), std::time::Instant::now()));
-    *wall
-        + tokio::time::Instant::now()
-            .into_std()
-            .saturating_duration_since(*instant)
+    let now = tokio::time::Instant::now().into_std();
+    // A paused tokio clock (tests) may stand before the moment the base was taken; counting
+    // back from it, rather than stopping at the base, keeps every difference between two
+    // readings exact.
+    match now.checked_duration_since(*instant) {
+        Some(since) => *wall + since,
+        None => *wall - instant.duration_since(now),
+    }
 }
 
 /// The tokio instant at which [`now`] reaches `time` (now, when `time` has passed).
@@ -354,6 +358,17 @@ mod tests {
 
     fn at(secs: u64) -> SystemTime {
         SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000 + secs)
+    }
+
+    /// A paused clock starts when its runtime does; real time then passes before the first
+    /// reading (here a sleep, in a server test the store opening).
+    #[tokio::test(start_paused = true)]
+    async fn readings_differ_by_exactly_the_time_that_passed() {
+        std::thread::sleep(Duration::from_millis(20));
+        let first = now();
+        tokio::time::advance(10 * SECOND).await;
+        let second = now();
+        assert_eq!(second.duration_since(first).unwrap(), 10 * SECOND);
     }
 
     #[test]
