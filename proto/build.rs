@@ -28,6 +28,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     tonic_prost_build::configure()
         .build_server(true)
         .build_client(true)
+        .codec_path("crate::codec::PitchmateCodec")
         .compile_fds(descriptors)?;
 
     println!("cargo:rerun-if-changed={dir}");

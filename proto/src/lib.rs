@@ -5,6 +5,8 @@
 
 #![allow(clippy::large_enum_variant, clippy::doc_lazy_continuation)]
 
+pub mod codec;
+
 pub mod v1 {
     tonic::include_proto!("pitchmate.v1");
 

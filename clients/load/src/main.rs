@@ -758,7 +758,8 @@ async fn lean_submit(
     let path = tonic::codegen::http::uri::PathAndQuery::from_static(
         "/pitchmate.v1.MatchService/SubmitAction",
     );
-    let codec = tonic_prost::ProstCodec::<pb::SubmitActionRequest, LeanSubmitted>::default();
+    let codec =
+        pitchmate_proto::codec::PitchmateCodec::<pb::SubmitActionRequest, LeanSubmitted>::default();
     Ok(grpc.unary(request, path, codec).await?.into_inner())
 }
 
@@ -771,7 +772,8 @@ async fn lean_prompts(
     let path = tonic::codegen::http::uri::PathAndQuery::from_static(
         "/pitchmate.v1.MatchService/StreamMatchEvents",
     );
-    let codec = tonic_prost::ProstCodec::<pb::StreamMatchEventsRequest, LeanItem>::default();
+    let codec =
+        pitchmate_proto::codec::PitchmateCodec::<pb::StreamMatchEventsRequest, LeanItem>::default();
     Ok(grpc
         .server_streaming(request, path, codec)
         .await?
