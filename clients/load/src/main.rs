@@ -76,6 +76,35 @@ struct Args {
     /// How the bots learn that they are to act and what they may do.
     #[arg(long, value_enum, default_value_t = Turns::Stream)]
     turns: Turns,
+    /// How much of each legal action the server spells out in prompts and GetLegalActions
+    /// answers (the bots read only the count).
+    #[arg(long, value_enum, default_value_t = Detail::Full)]
+    detail: Detail,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Detail {
+    /// Typed and in notation, as a bot that does not ask gets them.
+    Full,
+    Notation,
+    Typed,
+}
+
+impl Detail {
+    fn to_proto(self) -> pb::ActionDetail {
+        match self {
+            Detail::Full => pb::ActionDetail::Unspecified,
+            Detail::Notation => pb::ActionDetail::Notation,
+            Detail::Typed => pb::ActionDetail::Typed,
+        }
+    }
+}
+
+/// How the bots play.
+#[derive(Clone, Copy, Debug)]
+struct Bots {
+    turns: Turns,
+    detail: pb::ActionDetail,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -123,7 +152,7 @@ async fn run(args: &Args) -> Result<bool, String> {
     let connection_of = |i: usize| connections[i / matches_per_connection].clone();
     println!(
         "server {}, variant {}, {} matches on {} connections (up to {} bots per connection), {} \
-         s, turns by {:?}",
+         s, turns by {:?}, actions listed {:?}",
         args.server,
         args.variant,
         matches,
@@ -131,6 +160,7 @@ async fn run(args: &Args) -> Result<bool, String> {
         matches_per_connection * 2,
         args.duration,
         args.turns,
+        args.detail,
     );
 
     if let Some(pid) = args.server_pid {
@@ -158,7 +188,10 @@ async fn run(args: &Args) -> Result<bool, String> {
         &args.variant,
         Duration::from_secs(args.duration),
         args.seed,
-        args.turns,
+        Bots {
+            turns: args.turns,
+            detail: args.detail.to_proto(),
+        },
     )
     .await;
     let cpu_used = match (args.server_pid, cpu_before) {
@@ -514,7 +547,7 @@ async fn play_matches(
     variant: &str,
     duration: Duration,
     seed: u64,
-    turns: Turns,
+    bots: Bots,
 ) -> Load {
     let started = Instant::now();
     let deadline = started + duration;
@@ -522,7 +555,7 @@ async fn play_matches(
     for (i, channel) in slots.enumerate() {
         let variant = variant.to_owned();
         let rng = fastrand::Rng::with_seed(seed.wrapping_add(i as u64));
-        tasks.spawn(play_slot(channel, variant, rng, deadline, turns));
+        tasks.spawn(play_slot(channel, variant, rng, deadline, bots));
     }
     let mut load = Load {
         elapsed: Duration::ZERO,
@@ -551,7 +584,7 @@ async fn play_slot(
     variant: String,
     mut rng: fastrand::Rng,
     deadline: Instant,
-    turns: Turns,
+    bots: Bots,
 ) -> (Slot, Option<String>) {
     let client = MatchServiceClient::new(channel.clone());
     // What the first seat (or the polling bot) did, and what the second did.
@@ -559,14 +592,24 @@ async fn play_slot(
     let mut failure = None;
     while failure.is_none() && Instant::now() < deadline {
         let played = match SeatedMatch::create(&client, &variant).await {
-            Ok(seated) => match turns {
+            Ok(seated) => match bots.turns {
                 Turns::Poll => {
-                    play_polling(&client, &channel, &seated, &mut rng, deadline, &mut slot).await
+                    play_polling(
+                        &client,
+                        &channel,
+                        &seated,
+                        bots.detail,
+                        &mut rng,
+                        deadline,
+                        &mut slot,
+                    )
+                    .await
                 }
                 Turns::Stream => {
                     play_prompted(
                         &channel,
                         &seated,
+                        bots.detail,
                         &mut rng,
                         deadline,
                         [&mut slot, &mut second],
@@ -587,14 +630,31 @@ async fn play_slot(
 async fn play_prompted(
     channel: &Channel,
     seated: &SeatedMatch,
+    detail: pb::ActionDetail,
     rng: &mut fastrand::Rng,
     deadline: Instant,
     [first, second]: [&mut Slot; 2],
 ) -> Result<(), String> {
     // Every variant has two seats.
     let (first, second) = tokio::join!(
-        play_seat(channel.clone(), seated, 0, rng.u64(..), deadline, first),
-        play_seat(channel.clone(), seated, 1, rng.u64(..), deadline, second),
+        play_seat(
+            channel.clone(),
+            seated,
+            0,
+            detail,
+            rng.u64(..),
+            deadline,
+            first
+        ),
+        play_seat(
+            channel.clone(),
+            seated,
+            1,
+            detail,
+            rng.u64(..),
+            deadline,
+            second
+        ),
     );
     first.and(second)
 }
@@ -605,6 +665,7 @@ async fn play_seat(
     channel: Channel,
     seated: &SeatedMatch,
     seat: usize,
+    detail: pb::ActionDetail,
     seed: u64,
     deadline: Instant,
     slot: &mut Slot,
@@ -616,6 +677,7 @@ async fn play_seat(
             match_id: seated.match_id.clone(),
             after_seq: 0,
             include_legal_actions: true,
+            prompt_detail: detail.into(),
         },
     );
     let mut stream = lean_prompts(channel.clone(), request)
@@ -821,6 +883,7 @@ async fn play_polling(
     client: &MatchServiceClient<Channel>,
     channel: &Channel,
     seated: &SeatedMatch,
+    detail: pb::ActionDetail,
     rng: &mut fastrand::Rng,
     deadline: Instant,
     slot: &mut Slot,
@@ -834,6 +897,7 @@ async fn play_polling(
                 seat,
                 pb::GetLegalActionsRequest {
                     match_id: seated.match_id.clone(),
+                    detail: detail.into(),
                 },
             ))
             .await

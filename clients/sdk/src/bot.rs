@@ -21,6 +21,12 @@ pub trait Bot: Send {
     fn needs_view(&self) -> bool {
         true
     }
+
+    /// How much of each legal action `choose` reads: the server then lists only that.
+    /// By default each action comes typed and in notation.
+    fn action_detail(&self) -> pb::ActionDetail {
+        pb::ActionDetail::Unspecified
+    }
 }
 
 /// Picks uniformly among the legal actions, reproducibly from its seed.
@@ -44,5 +50,10 @@ impl Bot for RandomChoice {
 
     fn needs_view(&self) -> bool {
         false
+    }
+
+    /// It reads only the index, so the smallest listing will do.
+    fn action_detail(&self) -> pb::ActionDetail {
+        pb::ActionDetail::Notation
     }
 }

@@ -196,12 +196,24 @@ impl Client {
         Ok(self.matches().get_match(request).await?.into_inner())
     }
 
+    /// The seat's legal actions, each typed and in notation, with the view.
     pub async fn legal_actions(
         &self,
         seat: &SeatHandle,
     ) -> Result<pb::GetLegalActionsResponse, ClientError> {
+        self.legal_actions_in(seat, pb::ActionDetail::Unspecified)
+            .await
+    }
+
+    /// The seat's legal actions spelled out as `detail` says, with the view.
+    pub async fn legal_actions_in(
+        &self,
+        seat: &SeatHandle,
+        detail: pb::ActionDetail,
+    ) -> Result<pb::GetLegalActionsResponse, ClientError> {
         let request = seat.authorize(pb::GetLegalActionsRequest {
             match_id: seat.match_id.clone(),
+            detail: detail.into(),
         })?;
         Ok(self
             .matches()
@@ -310,31 +322,34 @@ impl Client {
         after_seq: u64,
         seat: Option<&SeatHandle>,
     ) -> Result<EventStream, ClientError> {
-        self.stream_events(match_id, after_seq, seat, false).await
+        self.stream_events(match_id, after_seq, seat, None).await
     }
 
     /// The seat's events after `after_seq`, then live ones, with a `your_turn` prompt carrying
-    /// the legal actions whenever the seat is to act.
+    /// the legal actions, spelled out as `detail` says, whenever the seat is to act.
     pub async fn watch_with_prompts(
         &self,
         seat: &SeatHandle,
         after_seq: u64,
+        detail: pb::ActionDetail,
     ) -> Result<EventStream, ClientError> {
-        self.stream_events(&seat.match_id, after_seq, Some(seat), true)
+        self.stream_events(&seat.match_id, after_seq, Some(seat), Some(detail))
             .await
     }
 
+    /// With `prompt_detail`, the stream prompts the seat.
     async fn stream_events(
         &self,
         match_id: &str,
         after_seq: u64,
         seat: Option<&SeatHandle>,
-        include_legal_actions: bool,
+        prompt_detail: Option<pb::ActionDetail>,
     ) -> Result<EventStream, ClientError> {
         let message = pb::StreamMatchEventsRequest {
             match_id: match_id.to_owned(),
             after_seq,
-            include_legal_actions,
+            include_legal_actions: prompt_detail.is_some(),
+            prompt_detail: prompt_detail.unwrap_or_default().into(),
         };
         let request = match seat {
             Some(seat) => seat.authorize(message)?,

@@ -92,7 +92,9 @@ impl Player<'_> {
     /// seat's turns until the match ends or a call fails.
     async fn follow(&mut self, backoff: &mut Backoff) -> Result<pb::MatchResult, ClientError> {
         let (client, seat) = (self.client, self.seat);
-        let mut stream = client.watch_with_prompts(seat, self.last_seq).await?;
+        let mut stream = client
+            .watch_with_prompts(seat, self.last_seq, self.bot.action_detail())
+            .await?;
         backoff.succeeded();
         loop {
             let message = match self.silence_limit {
@@ -129,7 +131,7 @@ async fn act(
     prompt: pb::YourTurn,
 ) -> Result<(), ClientError> {
     let (version, actions, view) = if bot.needs_view() {
-        let legal = client.legal_actions(seat).await?;
+        let legal = client.legal_actions_in(seat, bot.action_detail()).await?;
         (legal.version, legal.actions, legal.view.unwrap_or_default())
     } else {
         (prompt.version, prompt.actions, pb::MatchView::default())

@@ -341,6 +341,7 @@ async fn match_and_seat_errors_leave_the_match_unchanged() {
                 match_id: id.clone(),
                 after_seq: 1_000,
                 include_legal_actions: false,
+                ..Default::default()
             })
             .await,
         Code::InvalidArgument,

@@ -78,6 +78,7 @@ async fn a_match_runs_from_creation_to_resignation() {
         .get_legal_actions(authed(
             pb::GetLegalActionsRequest {
                 match_id: created.match_id.clone(),
+                ..Default::default()
             },
             &first_token,
         ))
@@ -96,6 +97,7 @@ async fn a_match_runs_from_creation_to_resignation() {
         .get_legal_actions(authed(
             pb::GetLegalActionsRequest {
                 match_id: created.match_id.clone(),
+                ..Default::default()
             },
             &second_token,
         ))
@@ -106,6 +108,7 @@ async fn a_match_runs_from_creation_to_resignation() {
     let spectator = client
         .get_legal_actions(pb::GetLegalActionsRequest {
             match_id: created.match_id.clone(),
+            ..Default::default()
         })
         .await
         .unwrap()

@@ -17,6 +17,7 @@ fn watch_request(match_id: &str) -> pb::StreamMatchEventsRequest {
         match_id: match_id.to_owned(),
         after_seq: 0,
         include_legal_actions: false,
+        ..Default::default()
     }
 }
 
@@ -146,6 +147,7 @@ async fn acting_beyond_the_rate_limit_is_refused_with_the_retry_delay_and_change
         .get_legal_actions(authed(
             pb::GetLegalActionsRequest {
                 match_id: seated.match_id.clone(),
+                ..Default::default()
             },
             token,
         ))

@@ -29,6 +29,7 @@ async fn a_watcher_that_pauses_reads_everything_gap_free() {
             match_id: seated.match_id.clone(),
             after_seq: 0,
             include_legal_actions: false,
+            ..Default::default()
         })
         .await
         .unwrap()

@@ -32,6 +32,7 @@ async fn backlog_then_live_events_without_gap_until_the_match_ends() {
                 match_id: seated.match_id.clone(),
                 after_seq: after,
                 include_legal_actions: false,
+                ..Default::default()
             },
             seated.token("first"),
         ))
@@ -83,6 +84,7 @@ async fn backlog_then_live_events_without_gap_until_the_match_ends() {
             match_id: seated.match_id.clone(),
             after_seq: end.last_seq,
             include_legal_actions: false,
+            ..Default::default()
         })
         .await
         .unwrap()
@@ -106,6 +108,7 @@ async fn a_quiet_stream_sends_heartbeats() {
             match_id: created.match_id.clone(),
             after_seq: 0,
             include_legal_actions: false,
+            ..Default::default()
         })
         .await
         .unwrap()
@@ -136,6 +139,7 @@ async fn shutdown_closes_open_streams() {
             match_id: created.match_id.clone(),
             after_seq: 0,
             include_legal_actions: false,
+            ..Default::default()
         })
         .await
         .unwrap()

@@ -23,6 +23,7 @@ async fn prompted_stream(
                 match_id: seated.match_id.clone(),
                 after_seq,
                 include_legal_actions: true,
+                ..Default::default()
             },
             seated.token(seat),
         ))
@@ -75,6 +76,7 @@ async fn play_from_prompts(
                     .get_legal_actions(authed(
                         pb::GetLegalActionsRequest {
                             match_id: seated.match_id.clone(),
+                            ..Default::default()
                         },
                         seated.token(seat),
                     ))
@@ -214,6 +216,7 @@ async fn a_spectator_asking_for_prompts_is_refused() {
             match_id: seated.match_id.clone(),
             after_seq: 0,
             include_legal_actions: true,
+            ..Default::default()
         })
         .await
         .expect_err("prompts need a seat");

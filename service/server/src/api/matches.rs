@@ -8,7 +8,7 @@ use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
 use super::rate_limit::ActionRateLimiter;
-use super::{bearer_token, match_id, paging};
+use super::{action_detail, bearer_token, match_id, paging};
 use crate::error::ServiceError;
 use crate::games::ActionChoice;
 use crate::hosting::clock::Hosting;
@@ -186,11 +186,12 @@ impl pb::match_service_server::MatchService for MatchApi {
         request: Request<pb::GetLegalActionsRequest>,
     ) -> Result<Response<pb::GetLegalActionsResponse>, Status> {
         let token = bearer_token(request.metadata())?;
+        let detail = action_detail("detail", request.get_ref().detail)?;
         let handle = self
             .registry
             .get(match_id(&request.get_ref().match_id)?)
             .await?;
-        Ok(Response::new(handle.legal_actions(token).await?))
+        Ok(Response::new(handle.legal_actions(token, detail).await?))
     }
 
     #[tracing::instrument(name = "rpc", skip_all, fields(method = "SubmitAction", match_id = %request.get_ref().match_id))]
@@ -345,6 +346,7 @@ impl pb::match_service_server::MatchService for MatchApi {
     ) -> Result<Response<Self::StreamMatchEventsStream>, Status> {
         let token = bearer_token(request.metadata())?;
         let request = request.into_inner();
+        let prompt_detail = action_detail("prompt_detail", request.prompt_detail)?;
         let handle = self.registry.get(match_id(&request.match_id)?).await?;
         let slot = match token {
             None if request.include_legal_actions => {
@@ -363,7 +365,7 @@ impl pb::match_service_server::MatchService for MatchApi {
             handle,
             subscription,
             request.after_seq,
-            request.include_legal_actions,
+            request.include_legal_actions.then_some(prompt_detail),
             self.watch_limits,
             slot,
             self.stopping.clone(),

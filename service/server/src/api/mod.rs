@@ -14,6 +14,7 @@ pub use rate_limit::ActionRateLimiter;
 pub use server::ServerApi;
 pub use variants::VariantApi;
 
+use pitchmate_proto::v1 as pb;
 use tonic::metadata::MetadataMap;
 
 use crate::error::ServiceError;
@@ -44,6 +45,17 @@ fn match_id(id: &str) -> Result<&str, ServiceError> {
     Ok(id)
 }
 
+/// An `ActionDetail` field, refusing numbers the contract does not define (prost would read
+/// them as unset and list everything without a word).
+fn action_detail(field: &str, value: i32) -> Result<pb::ActionDetail, ServiceError> {
+    pb::ActionDetail::try_from(value).map_err(|_| {
+        ServiceError::InvalidArgument(format!(
+            "`{field}` {value} is not an ActionDetail: 0 (typed and notation), 1 (notation) or \
+             2 (typed)"
+        ))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -65,5 +77,16 @@ mod tests {
             let error = bearer_token(&metadata(bad)).unwrap_err();
             assert_eq!(error.reason(), "UNAUTHENTICATED", "{bad}");
         }
+    }
+
+    #[test]
+    fn action_details_outside_the_contract_are_refused() {
+        assert_eq!(
+            action_detail("detail", 1).unwrap(),
+            pb::ActionDetail::Notation
+        );
+        let error = action_detail("prompt_detail", 3).unwrap_err();
+        assert_eq!(error.reason(), "INVALID_ARGUMENT");
+        assert!(error.to_string().contains("`prompt_detail` 3"), "{error}");
     }
 }

@@ -66,11 +66,12 @@ pub struct Played {
 pub trait HostedGame: Send + Sync {
     fn info(&self) -> &VariantInfo;
     fn turn(&self) -> Turn;
-    /// The seat's legal actions now, each as index, typed action and notation.
-    fn legal_actions(&self, seat: Seat) -> Vec<pb::LegalAction>;
+    /// The seat's legal actions now, each as index and, as `detail` says, typed action and
+    /// notation.
+    fn legal_actions(&self, seat: Seat, detail: pb::ActionDetail) -> Vec<pb::LegalAction>;
     /// The same, for a caller that asks once per state (a turn prompt): built afresh rather
     /// than built, kept and copied, unless a listing is already kept.
-    fn legal_actions_once(&self, seat: Seat) -> Vec<pb::LegalAction>;
+    fn legal_actions_once(&self, seat: Seat, detail: pb::ActionDetail) -> Vec<pb::LegalAction>;
     /// Plays an action for `seat`. On error nothing changed.
     fn play(&mut self, seat: Seat, choice: &ActionChoice) -> Result<Played, ServiceError>;
     /// The board, turn, scores and details as `viewer` may see them.
@@ -137,20 +138,55 @@ impl<G: ProtoMapping> Hosted<G> {
         let seat_actions = self.seat_actions(seat);
         seat_actions
             .listed
-            .get_or_init(|| self.list(seat, &seat_actions.actions))
+            .get_or_init(|| self.list(seat, &seat_actions.actions, pb::ActionDetail::Unspecified))
     }
 
-    /// `actions` as listed on the wire.
-    fn list(&self, seat: Seat, actions: &[G::Action]) -> Vec<pb::LegalAction> {
-        let notations = self.game.format_actions(seat, actions);
+    /// `actions` as listed on the wire, spelled out as `detail` says. Only what is asked for
+    /// is built: typed actions and notation are most of what listing costs.
+    fn list(
+        &self,
+        seat: Seat,
+        actions: &[G::Action],
+        detail: pb::ActionDetail,
+    ) -> Vec<pb::LegalAction> {
+        let typed = |action| match detail {
+            pb::ActionDetail::Notation => None,
+            pb::ActionDetail::Unspecified | pb::ActionDetail::Typed => {
+                Some(G::action_to_proto(action))
+            }
+        };
+        let mut notations = match detail {
+            pb::ActionDetail::Typed => Vec::new(),
+            pb::ActionDetail::Unspecified | pb::ActionDetail::Notation => {
+                self.game.format_actions(seat, actions)
+            }
+        }
+        .into_iter();
         actions
             .iter()
-            .zip(notations)
             .enumerate()
-            .map(|(index, (action, notation))| pb::LegalAction {
+            .map(|(index, action)| pb::LegalAction {
                 index: index as u32,
-                action: Some(G::action_to_proto(action)),
-                notation,
+                action: typed(action),
+                notation: notations.next().unwrap_or_default(),
+            })
+            .collect()
+    }
+
+    /// The kept full listing, trimmed to `detail`.
+    fn trimmed(listed: &[pb::LegalAction], detail: pb::ActionDetail) -> Vec<pb::LegalAction> {
+        listed
+            .iter()
+            .map(|listed| pb::LegalAction {
+                index: listed.index,
+                action: match detail {
+                    pb::ActionDetail::Notation => None,
+                    _ => listed.action.clone(),
+                },
+                notation: match detail {
+                    pb::ActionDetail::Typed => String::new(),
+                    _ => listed.notation.clone(),
+                },
             })
             .collect()
     }
@@ -265,15 +301,19 @@ impl<G: ProtoMapping> HostedGame for Hosted<G> {
         self.current_turn().clone()
     }
 
-    fn legal_actions(&self, seat: Seat) -> Vec<pb::LegalAction> {
-        self.listed(seat).to_vec()
+    fn legal_actions(&self, seat: Seat, detail: pb::ActionDetail) -> Vec<pb::LegalAction> {
+        match detail {
+            // Kept: a bot that lists everything usually names its choice by notation next.
+            pb::ActionDetail::Unspecified => self.listed(seat).to_vec(),
+            _ => self.legal_actions_once(seat, detail),
+        }
     }
 
-    fn legal_actions_once(&self, seat: Seat) -> Vec<pb::LegalAction> {
+    fn legal_actions_once(&self, seat: Seat, detail: pb::ActionDetail) -> Vec<pb::LegalAction> {
         let seat_actions = self.seat_actions(seat);
         match seat_actions.listed.get() {
-            Some(listed) => listed.clone(),
-            None => self.list(seat, &seat_actions.actions),
+            Some(listed) => Self::trimmed(listed, detail),
+            None => self.list(seat, &seat_actions.actions, detail),
         }
     }
 
@@ -435,8 +475,20 @@ mod tests {
 
     use super::*;
 
+    const DETAILS: [pb::ActionDetail; 3] = [
+        pb::ActionDetail::Unspecified,
+        pb::ActionDetail::Notation,
+        pb::ActionDetail::Typed,
+    ];
+
     /// A seat's listing worked out from the engine alone, as if nothing were remembered.
-    fn listed_afresh<G: ProtoMapping>(hosted: &Hosted<G>, seat: Seat) -> Vec<pb::LegalAction> {
+    fn listed_afresh<G: ProtoMapping>(
+        hosted: &Hosted<G>,
+        seat: Seat,
+        detail: pb::ActionDetail,
+    ) -> Vec<pb::LegalAction> {
+        let typed = detail != pb::ActionDetail::Notation;
+        let notation = detail != pb::ActionDetail::Typed;
         hosted
             .game
             .legal_actions(seat)
@@ -444,8 +496,12 @@ mod tests {
             .enumerate()
             .map(|(index, action)| pb::LegalAction {
                 index: index as u32,
-                action: Some(G::action_to_proto(action)),
-                notation: hosted.game.format_action(seat, action),
+                action: typed.then(|| G::action_to_proto(action)),
+                notation: if notation {
+                    hosted.game.format_action(seat, action)
+                } else {
+                    String::new()
+                },
             })
             .collect()
     }
@@ -460,21 +516,32 @@ mod tests {
             let engine_legal = hosted.game.legal_actions(seat);
             let pick = played * 7 % engine_legal.len();
             // Every fourth action is named by index without listing first: the notation is
-            // then formatted on its own. Every fifth is prompted: listed once, nothing kept.
+            // then formatted on its own. Every fifth is prompted, in each detail in turn:
+            // listed once, nothing kept.
             let (choice, expected_notation) = if played % 5 == 2 {
-                let prompted = hosted.legal_actions_once(seat);
-                assert_eq!(prompted, listed_afresh(&hosted, seat));
+                let detail = DETAILS[played / 5 % DETAILS.len()];
+                let prompted = hosted.legal_actions_once(seat, detail);
+                assert_eq!(prompted, listed_afresh(&hosted, seat, detail));
                 let chosen = &prompted[pick];
-                (ActionChoice::Index(chosen.index), chosen.notation.clone())
+                let notation = hosted.game.format_action(seat, &engine_legal[pick]);
+                (ActionChoice::Index(chosen.index), notation)
             } else if played % 4 == 3 {
                 let notation = hosted.game.format_action(seat, &engine_legal[pick]);
                 (ActionChoice::Index(pick as u32), notation)
             } else {
                 assert_eq!(hosted.turn(), hosted.game.turn());
+                // Listing everything keeps it; the other details are then trimmed from it.
                 for seat in seats.clone() {
-                    assert_eq!(hosted.legal_actions(seat), listed_afresh(&hosted, seat));
+                    for detail in DETAILS {
+                        assert_eq!(
+                            hosted.legal_actions(seat, detail),
+                            listed_afresh(&hosted, seat, detail)
+                        );
+                    }
                 }
-                let chosen = hosted.legal_actions(seat).swap_remove(pick);
+                let chosen = hosted
+                    .legal_actions(seat, pb::ActionDetail::Unspecified)
+                    .swap_remove(pick);
                 let choice = match played % 4 {
                     0 => ActionChoice::Index(chosen.index),
                     1 => ActionChoice::Typed(chosen.action.unwrap()),

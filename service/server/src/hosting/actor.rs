@@ -200,6 +200,7 @@ pub enum Command {
     },
     LegalActions {
         token: Option<String>,
+        detail: pb::ActionDetail,
         reply: Reply<pb::GetLegalActionsResponse>,
     },
     Submit {
@@ -224,6 +225,7 @@ pub enum Command {
     YourTurn {
         seat: Seat,
         after_seq: u64,
+        detail: pb::ActionDetail,
         reply: Reply<Option<pb::YourTurn>>,
     },
 }
@@ -275,9 +277,14 @@ impl MatchHandle {
     pub async fn legal_actions(
         &self,
         token: Option<String>,
+        detail: pb::ActionDetail,
     ) -> Result<pb::GetLegalActionsResponse, ServiceError> {
-        self.call(|reply| Command::LegalActions { token, reply })
-            .await
+        self.call(|reply| Command::LegalActions {
+            token,
+            detail,
+            reply,
+        })
+        .await
     }
 
     pub async fn submit(
@@ -330,10 +337,12 @@ impl MatchHandle {
         &self,
         seat: Seat,
         after_seq: u64,
+        detail: pb::ActionDetail,
     ) -> Result<Option<pb::YourTurn>, ServiceError> {
         self.call(|reply| Command::YourTurn {
             seat,
             after_seq,
+            detail,
             reply,
         })
         .await
@@ -805,8 +814,12 @@ impl MatchActor {
                 let result = self.join(seat, player_name);
                 return self.reply_after_commit(mark, None, result, reply).await;
             }
-            Command::LegalActions { token, reply } => {
-                let _ = reply.send(self.legal_actions(token.as_deref()));
+            Command::LegalActions {
+                token,
+                detail,
+                reply,
+            } => {
+                let _ = reply.send(self.legal_actions(token.as_deref(), detail));
             }
             Command::Submit {
                 token,
@@ -843,9 +856,10 @@ impl MatchActor {
             Command::YourTurn {
                 seat,
                 after_seq,
+                detail,
                 reply,
             } => {
-                let _ = reply.send(Ok(self.your_turn(seat, after_seq)));
+                let _ = reply.send(Ok(self.your_turn(seat, after_seq, detail)));
             }
         }
         Ok(())
@@ -1044,11 +1058,12 @@ impl MatchActor {
     fn legal_actions(
         &self,
         token: Option<&str>,
+        detail: pb::ActionDetail,
     ) -> Result<pb::GetLegalActionsResponse, ServiceError> {
         let viewer = self.viewer(token)?;
         let actions = match viewer {
             Viewer::Seat(seat) if self.status == pb::MatchStatus::Active => {
-                self.game.legal_actions(seat)
+                self.game.legal_actions(seat, detail)
             }
             _ => Vec::new(),
         };
@@ -1060,14 +1075,19 @@ impl MatchActor {
         })
     }
 
-    fn your_turn(&self, seat: Seat, after_seq: u64) -> Option<pb::YourTurn> {
+    fn your_turn(
+        &self,
+        seat: Seat,
+        after_seq: u64,
+        detail: pb::ActionDetail,
+    ) -> Option<pb::YourTurn> {
         let due = self.status == pb::MatchStatus::Active
             && self.log.last_seq() == after_seq
             && self.game.turn().is_to_act(seat);
         if !due {
             return None;
         }
-        let actions = self.game.legal_actions_once(seat);
+        let actions = self.game.legal_actions_once(seat, detail);
         (!actions.is_empty()).then(|| pb::YourTurn {
             version: self.version,
             turn: Some(self.public_turn()),

@@ -77,7 +77,7 @@ fn to_act(handle: &MatchHandle) -> String {
 async fn play(handle: &MatchHandle, tokens: &HashMap<String, String>) -> String {
     let seat = to_act(handle);
     let legal = handle
-        .legal_actions(Some(tokens[&seat].clone()))
+        .legal_actions(Some(tokens[&seat].clone()), pb::ActionDetail::Unspecified)
         .await
         .unwrap();
     let index = legal

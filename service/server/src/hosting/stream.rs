@@ -114,21 +114,23 @@ pub enum Finish {
 
 /// Starts the forwarding task; the stream ends after the match ends, when the client leaves,
 /// or when `stopping` turns true. A spectator's `slot` is held until then.
-/// With `prompt`, a seat's stream also carries `your_turn` prompts (a spectator's never does).
+/// With `prompt`, a seat's stream also carries `your_turn` prompts listing actions in that
+/// detail (a spectator's never does).
 pub fn spawn_watcher(
     handle: MatchHandle,
     subscription: Subscription,
     after_seq: u64,
-    prompt: bool,
+    prompt: Option<pb::ActionDetail>,
     limits: WatchLimits,
     slot: Option<SpectatorSlot>,
     mut stopping: watch::Receiver<bool>,
 ) -> mpsc::Receiver<StreamItem> {
     let (sender, receiver) = mpsc::channel(limits.buffer);
     let prompts = match (prompt, subscription.viewer, subscription.seat_name) {
-        (true, Viewer::Seat(seat), Some(seat_name)) => Some(Prompts {
+        (Some(detail), Viewer::Seat(seat), Some(seat_name)) => Some(Prompts {
             seat,
             seat_name,
+            detail,
             prompted: None,
         }),
         _ => None,
@@ -168,6 +170,7 @@ struct Forwarder {
 struct Prompts {
     seat: Seat,
     seat_name: &'static str,
+    detail: pb::ActionDetail,
     prompted: Option<u64>,
 }
 
@@ -219,7 +222,11 @@ impl Forwarder {
         {
             return None;
         }
-        let turn = match self.handle.your_turn(prompts.seat, self.sent).await {
+        let turn = match self
+            .handle
+            .your_turn(prompts.seat, self.sent, prompts.detail)
+            .await
+        {
             Ok(Some(turn)) if prompts.prompted != Some(turn.version) => turn,
             // The match moved on since the summary was read: its events come next.
             Ok(_) => return None,
@@ -355,7 +362,7 @@ mod tests {
             handle.clone(),
             subscription,
             0,
-            false,
+            None,
             limits,
             None,
             stopping,

@@ -219,6 +219,7 @@ pub async fn play_one(
         .get_legal_actions(authed(
             pb::GetLegalActionsRequest {
                 match_id: seated.match_id.clone(),
+                ..Default::default()
             },
             seated.token(&seat),
         ))
@@ -285,6 +286,7 @@ pub async fn read_events(
             match_id: match_id.to_owned(),
             after_seq,
             include_legal_actions: false,
+            ..Default::default()
         })
         .await
         .expect("stream")
