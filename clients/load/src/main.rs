@@ -636,26 +636,19 @@ async fn play_prompted(
     [first, second]: [&mut Slot; 2],
 ) -> Result<(), String> {
     // Every variant has two seats.
-    let (first, second) = tokio::join!(
+    let seeds = [rng.u64(..), rng.u64(..)];
+    let seat = |index: usize, slot| {
         play_seat(
             channel.clone(),
             seated,
-            0,
+            index,
             detail,
-            rng.u64(..),
+            seeds[index],
             deadline,
-            first
-        ),
-        play_seat(
-            channel.clone(),
-            seated,
-            1,
-            detail,
-            rng.u64(..),
-            deadline,
-            second
-        ),
-    );
+            slot,
+        )
+    };
+    let (first, second) = tokio::join!(seat(0, first), seat(1, second));
     first.and(second)
 }
 
