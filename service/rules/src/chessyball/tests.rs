@@ -1494,18 +1494,26 @@ fn check_position_round_trip(game: &Chessyball, given: &[(&str, OptionValue)]) {
     );
 }
 
+/// The setup of a random playout with `given` options, and the bound on its actions, which only
+/// a match that does not end within `max_turns` exceeds.
+fn playout_setup(given: &[(&str, OptionValue)], seed: u64) -> (SetupSpec, usize) {
+    let setup = SetupSpec {
+        options: crate::options::Options::resolve(&Chessyball::info().options, &options(given))
+            .unwrap(),
+        seed,
+        position: None,
+    };
+    let max_turns = setup.options.int("max_turns") as usize;
+    let bound = max_turns * (3 + 30 + 1) + 2 * 25 + 10;
+    (setup, bound)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
     #[test]
     fn random_play_keeps_the_contract_and_always_ends(seed in any::<u64>(), given in option_strategy()) {
-        let setup = SetupSpec {
-            options: crate::options::Options::resolve(&Chessyball::info().options, &options(&given)).unwrap(),
-            seed,
-            position: None,
-        };
-        let max_turns = setup.options.int("max_turns") as usize;
-        let bound = max_turns * (3 + 30 + 1) + 2 * 25 + 10;
+        let (setup, bound) = playout_setup(&given, seed);
         let mut rng = crate::rng::Rng::new(seed ^ 0x5eed);
         let playout = checked_random_playout::<Chessyball>(&setup, &mut rng, bound);
         prop_assert!(playout.finished, "no end after {} actions", playout.log.len());
@@ -1557,13 +1565,7 @@ proptest! {
         seed in any::<u64>(),
         given in option_strategy(),
     ) {
-        let setup = SetupSpec {
-            options: crate::options::Options::resolve(&Chessyball::info().options, &options(&given)).unwrap(),
-            seed,
-            position: None,
-        };
-        let max_turns = setup.options.int("max_turns") as usize;
-        let bound = max_turns * (3 + 30 + 1) + 2 * 25 + 10;
+        let (setup, bound) = playout_setup(&given, seed);
         crate::playout::checked_listing_playout::<Chessyball>(
             &setup,
             &mut crate::rng::Rng::new(seed ^ 0x5eed),

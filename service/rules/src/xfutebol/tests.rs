@@ -124,6 +124,34 @@ fn pick_by_kind(legal: &[Action], rng: &mut Rng) -> Action {
 /// Plays a kind-balanced random match, checking in every state the invariants, that a refused
 /// action changes nothing, that notation round-trips, and (at turn starts in play) that the
 /// position notation reloads to the same position; then that the log replays to an equal state.
+/// Whole-number and text options, as `setup` takes them.
+type GivenOptions = ([(&'static str, i64); 3], [(&'static str, &'static str); 4]);
+
+/// Short matches in winning style `style` (0..4), with the text or the shot rules for
+/// penalties, free kicks and shots.
+fn short_match_options(style: usize, text_rules: bool) -> GivenOptions {
+    let styles = ["golden_goal", "two_halves", "goals", "movement_count"];
+    let rule = if text_rules { "text" } else { "shot" };
+    let shot_rule = if text_rules {
+        "keeper_margin"
+    } else {
+        "simple"
+    };
+    (
+        [
+            ("movements_per_half", 40),
+            ("attribute_variation", 15),
+            ("min_pieces", 3),
+        ],
+        [
+            ("winning_style", styles[style]),
+            ("penalty_rule", rule),
+            ("free_kick_rule", rule),
+            ("shot_rule", shot_rule),
+        ],
+    )
+}
+
 fn random_match(ints: &[(&str, i64)], texts: &[(&str, &str)], seed: u64) -> (bool, usize) {
     let spec = setup(ints, texts, seed);
     let mut rng = Rng::new(seed ^ 0x5eed);
@@ -186,19 +214,8 @@ proptest! {
         style in 0usize..4,
         text_rules in any::<bool>(),
     ) {
-        let styles = ["golden_goal", "two_halves", "goals", "movement_count"];
-        let rule = if text_rules { "text" } else { "shot" };
-        let shot_rule = if text_rules { "keeper_margin" } else { "simple" };
-        let (finished, _) = random_match(
-            &[("movements_per_half", 40), ("attribute_variation", 15), ("min_pieces", 3)],
-            &[
-                ("winning_style", styles[style]),
-                ("penalty_rule", rule),
-                ("free_kick_rule", rule),
-                ("shot_rule", shot_rule),
-            ],
-            seed,
-        );
+        let (ints, texts) = short_match_options(style, text_rules);
+        let (finished, _) = random_match(&ints, &texts, seed);
         prop_assert!(finished);
     }
 }
@@ -334,19 +351,8 @@ proptest! {
         style in 0usize..4,
         text_rules in any::<bool>(),
     ) {
-        let styles = ["golden_goal", "two_halves", "goals", "movement_count"];
-        let rule = if text_rules { "text" } else { "shot" };
-        let shot_rule = if text_rules { "keeper_margin" } else { "simple" };
-        let setup = setup(
-            &[("movements_per_half", 40), ("attribute_variation", 15), ("min_pieces", 3)],
-            &[
-                ("winning_style", styles[style]),
-                ("penalty_rule", rule),
-                ("free_kick_rule", rule),
-                ("shot_rule", shot_rule),
-            ],
-            seed,
-        );
+        let (ints, texts) = short_match_options(style, text_rules);
+        let setup = setup(&ints, &texts, seed);
         let playout = crate::playout::checked_listing_playout::<XFutebol>(
             &setup,
             &mut Rng::new(seed),

@@ -65,7 +65,7 @@ pub struct Played {
 /// A game behind a trait object, speaking proto types.
 pub trait HostedGame: Send + Sync {
     fn info(&self) -> &VariantInfo;
-    fn turn(&self) -> Turn;
+    fn turn(&self) -> &Turn;
     /// The seat's legal actions now, each as index and, as `detail` says, typed action and
     /// notation.
     fn legal_actions(&self, seat: Seat, detail: pb::ActionDetail) -> Vec<pb::LegalAction>;
@@ -149,17 +149,11 @@ impl<G: ProtoMapping> Hosted<G> {
         actions: &[G::Action],
         detail: pb::ActionDetail,
     ) -> Vec<pb::LegalAction> {
-        let typed = |action| match detail {
-            pb::ActionDetail::Notation => None,
-            pb::ActionDetail::Unspecified | pb::ActionDetail::Typed => {
-                Some(G::action_to_proto(action))
-            }
-        };
-        let mut notations = match detail {
-            pb::ActionDetail::Typed => Vec::new(),
-            pb::ActionDetail::Unspecified | pb::ActionDetail::Notation => {
-                self.game.format_actions(seat, actions)
-            }
+        let (typed, notation) = listed_parts(detail);
+        let mut notations = if notation {
+            self.game.format_actions(seat, actions)
+        } else {
+            Vec::new()
         }
         .into_iter();
         actions
@@ -167,7 +161,7 @@ impl<G: ProtoMapping> Hosted<G> {
             .enumerate()
             .map(|(index, action)| pb::LegalAction {
                 index: index as u32,
-                action: typed(action),
+                action: typed.then(|| G::action_to_proto(action)),
                 notation: notations.next().unwrap_or_default(),
             })
             .collect()
@@ -175,17 +169,16 @@ impl<G: ProtoMapping> Hosted<G> {
 
     /// The kept full listing, trimmed to `detail`.
     fn trimmed(listed: &[pb::LegalAction], detail: pb::ActionDetail) -> Vec<pb::LegalAction> {
+        let (typed, notation) = listed_parts(detail);
         listed
             .iter()
             .map(|listed| pb::LegalAction {
                 index: listed.index,
-                action: match detail {
-                    pb::ActionDetail::Notation => None,
-                    _ => listed.action.clone(),
-                },
-                notation: match detail {
-                    pb::ActionDetail::Typed => String::new(),
-                    _ => listed.notation.clone(),
+                action: if typed { listed.action.clone() } else { None },
+                notation: if notation {
+                    listed.notation.clone()
+                } else {
+                    String::new()
                 },
             })
             .collect()
@@ -292,13 +285,21 @@ impl<G: ProtoMapping> Hosted<G> {
     }
 }
 
+/// Whether a listing in `detail` carries each action typed, and in notation.
+fn listed_parts(detail: pb::ActionDetail) -> (bool, bool) {
+    (
+        detail != pb::ActionDetail::Notation,
+        detail != pb::ActionDetail::Typed,
+    )
+}
+
 impl<G: ProtoMapping> HostedGame for Hosted<G> {
     fn info(&self) -> &VariantInfo {
         &self.info
     }
 
-    fn turn(&self) -> Turn {
-        self.current_turn().clone()
+    fn turn(&self) -> &Turn {
+        self.current_turn()
     }
 
     fn legal_actions(&self, seat: Seat, detail: pb::ActionDetail) -> Vec<pb::LegalAction> {
@@ -487,6 +488,7 @@ mod tests {
         seat: Seat,
         detail: pb::ActionDetail,
     ) -> Vec<pb::LegalAction> {
+        // Worked out here on its own, not with the code under test.
         let typed = detail != pb::ActionDetail::Notation;
         let notation = detail != pb::ActionDetail::Typed;
         hosted
@@ -529,7 +531,7 @@ mod tests {
                 let notation = hosted.game.format_action(seat, &engine_legal[pick]);
                 (ActionChoice::Index(pick as u32), notation)
             } else {
-                assert_eq!(hosted.turn(), hosted.game.turn());
+                assert_eq!(*hosted.turn(), hosted.game.turn());
                 // Listing everything keeps it; the other details are then trimmed from it.
                 for seat in seats.clone() {
                     for detail in DETAILS {

@@ -681,7 +681,7 @@ impl MatchActor {
                 }
             };
         self.record_timeout(seat, forfeited);
-        let turn = self.game.turn();
+        let turn = self.game.turn().clone();
         let mut next = default_action.filter(|_| !forfeited);
         // A default action may leave the seat's turn open (one atomic action of several); play
         // on until it is over. The rules bound a turn's actions, and so this loop.
@@ -917,7 +917,7 @@ impl MatchActor {
 
     /// The turn as clients see it: nobody is to act unless the match is active.
     fn public_turn(&self) -> pb::TurnInfo {
-        let mut turn = turn_to_proto(&self.game.turn(), &self.seat_names());
+        let mut turn = turn_to_proto(self.game.turn(), &self.seat_names());
         if self.status != pb::MatchStatus::Active {
             turn.to_act.clear();
             turn.actions_left = None;
@@ -1355,7 +1355,7 @@ impl MatchActor {
             self.end(outcome, pb::ResultReason::Rules, pb::MatchStatus::Finished);
             return;
         }
-        let turn = self.game.turn();
+        let turn = self.game.turn().clone();
         let is_new = self.announced.as_ref().is_none_or(|last| {
             (&last.phase, &last.to_act, last.number) != (&turn.phase, &turn.to_act, turn.number)
         });
