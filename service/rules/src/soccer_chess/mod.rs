@@ -288,11 +288,17 @@ impl SoccerChess {
 
     /// Moves and kicks of one piece on the board, whether or not it may still move this set.
     fn piece_actions(&self, id: u32) -> Vec<Action> {
+        let mut actions = Vec::new();
+        self.push_piece_actions(id, &mut actions);
+        actions
+    }
+
+    /// Appends piece `id`'s moves and kicks to `actions`, so a whole list grows in one vector.
+    fn push_piece_actions(&self, id: u32, actions: &mut Vec<Action>) {
         let piece = self.pieces[id as usize];
         let Some(from) = piece.square else {
-            return Vec::new();
+            return;
         };
-        let mut actions = Vec::new();
         let mut reaches_ball = false;
         match piece.kind.move_pattern() {
             Pattern::Steps(steps) => {
@@ -333,7 +339,6 @@ impl SoccerChess {
                     .map(|target| Action::Kick { from, target }),
             );
         }
-        actions
     }
 
     /// Where piece `id`, standing on `from`, could kick the ball after stepping onto it.
@@ -381,14 +386,24 @@ impl SoccerChess {
     }
 
     fn play_actions(&self, seat: Seat) -> Vec<Action> {
-        let mut actions: Vec<Action> = self
-            .movable_pieces(seat)
-            .flat_map(|id| self.piece_actions(id))
-            .collect();
+        // A set's list rarely exceeds this; one allocation instead of a growing vector.
+        let mut actions = Vec::with_capacity(128);
+        for id in self.movable_pieces(seat) {
+            self.push_piece_actions(id, &mut actions);
+        }
         if !self.moved.is_empty() || actions.is_empty() {
             actions.push(Action::EndSet);
         }
         actions
+    }
+
+    /// Whether `seat` may end its set now: after a move, or when no piece can move at all
+    /// (exactly when `play_actions` lists `EndSet`), found without listing every move.
+    fn may_end_set(&self, seat: Seat) -> bool {
+        !self.moved.is_empty()
+            || self
+                .movable_pieces(seat)
+                .all(|id| self.piece_actions(id).is_empty())
     }
 
     fn unplaced(&self, seat: Seat) -> Vec<PieceKind> {
@@ -569,7 +584,7 @@ impl SoccerChess {
                 ));
             }
             Action::EndSet => {
-                if !self.play_actions(seat).contains(&Action::EndSet) {
+                if !self.may_end_set(seat) {
                     return Err(RuleError::illegal(
                         "a set can only end after at least one move; move or kick with a piece",
                     ));
@@ -905,7 +920,7 @@ impl Game for SoccerChess {
                 to_act: vec![self.to_move],
                 number: self.set_number,
                 actions_left: Some(MOVES_PER_SET - self.moved.len() as u32),
-                may_end_turn: self.play_actions(self.to_move).contains(&Action::EndSet),
+                may_end_turn: self.may_end_set(self.to_move),
             },
             Phase::Over => Turn {
                 phase: "over".to_owned(),

@@ -1314,7 +1314,8 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
     /// At every state of random matches (setup and play, every option), formatting the legal
-    /// list at once agrees with formatting each action alone and with the earlier notation.
+    /// list at once agrees with formatting each action alone and with the earlier notation, and
+    /// the turn's `may_end_turn` agrees with the list.
     #[test]
     fn listing_the_legal_actions_matches_formatting_them_one_by_one(
         seed in any::<u64>(),
@@ -1337,6 +1338,13 @@ proptest! {
                 for (action, text) in legal.iter().zip(listed) {
                     assert_eq!(*text, reference_notation(game, seat, action), "{action:?}");
                 }
+                // The turn says a set may end without listing the moves: it must agree.
+                assert_eq!(
+                    game.turn().may_end_turn,
+                    legal.contains(&Action::EndSet),
+                    "may_end_turn in {}",
+                    game.position()
+                );
             },
         );
     }
