@@ -572,7 +572,8 @@ impl MatchActor {
     }
 
     fn start(self, limits: ActorLimits) -> MatchHandle {
-        self.publish();
+        // The whole summary once; later changes only refresh it.
+        self.summary.send_replace(self.to_proto());
         let summary = self.summary.subscribe();
         let span = tracing::info_span!(
             "match",
@@ -933,7 +934,7 @@ impl MatchActor {
     }
 
     fn to_proto(&self) -> pb::Match {
-        pb::Match {
+        let mut summary = pb::Match {
             match_id: self.setup.match_id.clone(),
             variant_id: self.setup.variant_id.clone(),
             rules_version: self.game.info().rules_version.to_owned(),
@@ -944,34 +945,48 @@ impl MatchActor {
                 .map(|(name, value)| (name.clone(), option_to_proto(value)))
                 .collect(),
             seed: self.setup.seed,
-            status: self.status as i32,
             seats: self
                 .seats
                 .iter()
                 .map(|seat| pb::SeatInfo {
                     seat: seat.name.to_owned(),
-                    occupied: seat.token.is_some(),
-                    player_name: seat.player_name.clone(),
+                    ..pb::SeatInfo::default()
                 })
                 .collect(),
-            version: self.version,
-            last_seq: self.log.last_seq(),
-            turn: Some(self.public_turn()),
-            result: self.result.clone(),
             create_time: Some(self.setup.create_time.into()),
             start_position: self.setup.start_position.clone().unwrap_or_default(),
             time_control: Some(self.setup.hosting.time_control_proto()),
             timeout_policy: Some(self.setup.hosting.timeout_policy_proto()),
             abandon_after: self.setup.hosting.abandon_after_proto(),
-            draw_offered_by: self
-                .draw_offer
-                .map(|seat| self.seats[seat.index()].name.to_owned())
-                .unwrap_or_default(),
+            ..pb::Match::default()
+        };
+        self.refresh(&mut summary);
+        summary
+    }
+
+    /// Brings a summary made by [`MatchActor::to_proto`] up to date: the fields a command can
+    /// change. The rest is fixed when the match is created, so publishing after every action
+    /// rewrites a few fields instead of building the whole summary anew.
+    fn refresh(&self, summary: &mut pb::Match) {
+        summary.status = self.status as i32;
+        for (shown, seat) in summary.seats.iter_mut().zip(&self.seats) {
+            shown.occupied = seat.token.is_some();
+            shown.player_name.clone_from(&seat.player_name);
+        }
+        summary.version = self.version;
+        summary.last_seq = self.log.last_seq();
+        summary.turn = Some(self.public_turn());
+        summary.result.clone_from(&self.result);
+        summary.draw_offered_by.clear();
+        if let Some(seat) = self.draw_offer {
+            summary
+                .draw_offered_by
+                .push_str(self.seats[seat.index()].name);
         }
     }
 
     fn publish(&self) {
-        self.summary.send_replace(self.to_proto());
+        self.summary.send_modify(|summary| self.refresh(summary));
     }
 
     /// Appends to the log; [`MatchActor::commit`] stores and publishes it.
@@ -1478,6 +1493,49 @@ mod tests {
             answers.push((seat, id, answer));
         }
         (handle, tokens, answers)
+    }
+
+    /// The summary watchers and listings read is refreshed in place after each command; it
+    /// must always equal the summary built from scratch.
+    #[tokio::test]
+    async fn the_published_summary_equals_a_fresh_one_after_every_change() {
+        let (store, dir) = scratch_store().await;
+        let (handle, tokens, _) = played(&store, 0).await;
+        let fresh = || async { handle.snapshot(None).await.unwrap().0 };
+        assert_eq!(handle.summary(), fresh().await, "after both seats joined");
+        let seat_to_act = || handle.summary().turn.unwrap().to_act[0].clone();
+
+        let first = seat_to_act();
+        let other = tokens.keys().find(|s| **s != first).unwrap().clone();
+        for n in 0..30 {
+            let seat = seat_to_act();
+            let submission = Submission {
+                expected_version: handle.summary().version,
+                client_action_id: String::new(),
+                choice: ActionChoice::Index(n % 3),
+            };
+            handle
+                .submit(Some(tokens[&seat].clone()), submission)
+                .await
+                .unwrap();
+            assert_eq!(handle.summary(), fresh().await, "after action {n}");
+        }
+        handle
+            .seat_call(Some(tokens[&other].clone()), SeatCall::OfferDraw)
+            .await
+            .unwrap();
+        let offered = handle.summary();
+        assert_eq!(offered.draw_offered_by, other);
+        assert_eq!(offered, fresh().await, "after a draw offer");
+        handle
+            .seat_call(Some(tokens[&other].clone()), SeatCall::Resign)
+            .await
+            .unwrap();
+        let ended = handle.summary();
+        assert_eq!(ended.status, pb::MatchStatus::Finished as i32);
+        assert!(ended.result.is_some() && ended.draw_offered_by.is_empty());
+        assert_eq!(ended, fresh().await, "after resigning");
+        dir.remove();
     }
 
     #[tokio::test]
