@@ -67,8 +67,6 @@ pub enum LogFormat {
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StreamSettings {
-    /// Events buffered per watcher between its forwarding task and the connection.
-    pub watcher_buffer: usize,
     /// Live events a match keeps for its slowest watcher; one that falls further behind is
     /// resynchronised from the match's log. Every match holds this many slots, watched or not.
     pub live_capacity: usize,
@@ -118,7 +116,6 @@ impl Settings {
             .set_default("data_dir", "data")?
             .set_default("log.format", "text")?
             .set_default("log.filter", "info")?
-            .set_default("stream.watcher_buffer", 64)?
             .set_default("stream.live_capacity", 128)?
             .set_default("stream.heartbeat_secs", 15)?
             .set_default("limits.match_commands", 64)?
@@ -161,7 +158,6 @@ impl Settings {
 
     fn check(&self) -> Result<(), ConfigError> {
         let positive = [
-            ("stream.watcher_buffer", self.stream.watcher_buffer),
             ("stream.live_capacity", self.stream.live_capacity),
             ("stream.heartbeat_secs", self.stream.heartbeat_secs as usize),
             ("limits.match_commands", self.limits.match_commands),
@@ -226,7 +222,7 @@ mod tests {
         let file = settings_file(
             "listen = \"127.0.0.1:7000\"\ndata_dir = \"from-file\"\n\
              [log]\nformat = \"json\"\nfilter = \"debug\"\n\
-             [stream]\nheartbeat_secs = 3\nwatcher_buffer = 8\n",
+             [stream]\nheartbeat_secs = 3\nlive_capacity = 8\n",
         );
         let cli = Cli {
             config: Some(file.clone()),
@@ -238,8 +234,9 @@ mod tests {
         assert_eq!(from_file.data_dir, PathBuf::from("from-file"));
         assert_eq!(from_file.log.format, LogFormat::Json);
         assert_eq!(from_file.stream.heartbeat_secs, 3);
+        assert_eq!(from_file.stream.live_capacity, 8);
         assert_eq!(
-            from_file.stream.live_capacity, 128,
+            from_file.limits.watchers_per_match, 256,
             "defaults fill what the file omits"
         );
 
@@ -256,7 +253,7 @@ mod tests {
         assert_eq!(from_env.log.filter, "warn");
         assert_eq!(from_env.store.url, "postgres://db.internal/pitchmate");
         assert_eq!(
-            from_env.stream.watcher_buffer, 8,
+            from_env.stream.live_capacity, 8,
             "the file still shows where env is silent"
         );
 

@@ -14,7 +14,7 @@ use tonic::transport::Server;
 use crate::api::{ActionRateLimiter, MatchApi, MessageSize, ServerApi, VariantApi};
 use crate::config::Settings;
 use crate::games::GameRegistry;
-use crate::hosting::stream::{SpectatorSlots, WatchLimits};
+use crate::hosting::stream::SpectatorSlots;
 use crate::hosting::{ActorLimits, MatchRegistry};
 use crate::store::{Store, StoreError};
 
@@ -62,10 +62,7 @@ pub async fn serve(
     let limits = &settings.limits;
     let match_api = pb::match_service_server::MatchServiceServer::new(MatchApi::new(
         Arc::clone(&registry),
-        WatchLimits {
-            buffer: settings.stream.watcher_buffer,
-            heartbeat: Duration::from_secs(settings.stream.heartbeat_secs),
-        },
+        Duration::from_secs(settings.stream.heartbeat_secs),
         SpectatorSlots::new(limits.watchers_per_match),
         ActionRateLimiter::new(limits.actions_per_second, limits.action_burst),
         stopping,

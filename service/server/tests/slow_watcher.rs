@@ -1,5 +1,5 @@
-//! A watcher that stops reading while the match goes on falls behind the live feed (tiny
-//! buffers); when it reads again it is resynchronised from the log and receives every event
+//! A watcher that stops reading while the match goes on falls behind the live feed (kept tiny
+//! here); when it reads again it is resynchronised from the log and receives every event
 //! once and in order. The unit tests of `hosting::stream` force the same lag without a network.
 
 mod common;
@@ -10,7 +10,6 @@ use pitchmate_proto::v1 as pb;
 #[tokio::test]
 async fn a_watcher_that_pauses_reads_everything_gap_free() {
     let mut settings = test_settings();
-    settings.stream.watcher_buffer = 1;
     settings.stream.live_capacity = 2;
     let server = start_with(settings).await;
     let mut client = server.matches().await;

@@ -1,10 +1,10 @@
 //! `pitchmate.v1.MatchService`.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use pitchmate_proto::v1 as pb;
 use tokio::sync::watch;
-use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
 use super::rate_limit::ActionRateLimiter;
@@ -12,7 +12,7 @@ use super::{action_detail, bearer_token, match_id, paging};
 use crate::error::ServiceError;
 use crate::games::ActionChoice;
 use crate::hosting::clock::Hosting;
-use crate::hosting::stream::{SpectatorSlots, StreamItem, WatchLimits, spawn_watcher};
+use crate::hosting::stream::{EventStream, SpectatorSlots, watch_events};
 use crate::hosting::{MatchFilter, MatchRegistry, NewMatch, SeatCall, Submission};
 
 /// The longest player name accepted, in characters.
@@ -20,7 +20,8 @@ const MAX_PLAYER_NAME: usize = 64;
 
 pub struct MatchApi {
     registry: Arc<MatchRegistry>,
-    watch_limits: WatchLimits,
+    /// Quiet on an event stream before it sends a heartbeat.
+    heartbeat: Duration,
     spectators: SpectatorSlots,
     action_rate: ActionRateLimiter,
     /// Turns true when the server shuts down, closing every event stream.
@@ -30,14 +31,14 @@ pub struct MatchApi {
 impl MatchApi {
     pub fn new(
         registry: Arc<MatchRegistry>,
-        watch_limits: WatchLimits,
+        heartbeat: Duration,
         spectators: SpectatorSlots,
         action_rate: ActionRateLimiter,
         stopping: watch::Receiver<bool>,
     ) -> Self {
         Self {
             registry,
-            watch_limits,
+            heartbeat,
             spectators,
             action_rate,
             stopping,
@@ -337,7 +338,7 @@ impl pb::match_service_server::MatchService for MatchApi {
         Ok(Response::new(tokio_stream::iter(lines)))
     }
 
-    type StreamMatchEventsStream = ReceiverStream<StreamItem>;
+    type StreamMatchEventsStream = EventStream;
 
     #[tracing::instrument(name = "rpc", skip_all, fields(method = "StreamMatchEvents", match_id = %request.get_ref().match_id))]
     async fn stream_match_events(
@@ -361,15 +362,14 @@ impl pb::match_service_server::MatchService for MatchApi {
             Some(_) => None,
         };
         let subscription = handle.watch(token, request.after_seq).await?;
-        let receiver = spawn_watcher(
+        Ok(Response::new(watch_events(
             handle,
             subscription,
             request.after_seq,
             request.include_legal_actions.then_some(prompt_detail),
-            self.watch_limits,
+            self.heartbeat,
             slot,
             self.stopping.clone(),
-        );
-        Ok(Response::new(ReceiverStream::new(receiver)))
+        )))
     }
 }

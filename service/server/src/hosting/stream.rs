@@ -1,38 +1,41 @@
-//! Forwarding a match's events to one watcher.
+//! Following a match's events for one watcher.
 //!
-//! The actor publishes live events on a broadcast channel, which never blocks it. Per watcher a
-//! task sends the backlog, then the live events, into a small bounded channel the connection
-//! drains. When the watcher falls so far behind that the broadcast drops events for it, the
-//! task asks the actor for the missed ones by seq and carries on: nothing lost, nothing twice.
+//! The actor publishes live events on a broadcast channel, which never blocks it. A watcher's
+//! stream is the response body itself: when the connection asks for its next message, the
+//! stream takes the next event from the backlog or the broadcast, so no task or channel stands
+//! between the match and the connection, and a watcher that stops reading costs nothing but its
+//! place in the broadcast. When it falls so far behind that the broadcast drops events for it,
+//! the stream asks the actor for the missed ones by seq and carries on: nothing lost, nothing
+//! twice. The stream ends after the match ends or when the server shuts down; when the client
+//! leaves, the connection drops it, which frees whatever it held (a spectator's slot, a seat's
+//! presence) at once.
 //!
 //! A seat's stream can also prompt it: once every event up to the newest has been sent and the
-//! summary says the seat is to act at a version it was not yet prompted for, the task asks the
+//! summary says the seat is to act at a version it was not yet prompted for, the stream asks the
 //! actor for the seat's legal actions and sends them as `your_turn`. The actor answers only if
 //! nothing happened since the last event sent, so a prompt always follows the events that led
 //! to it; if something did, those events arrive next and the check runs again after them.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
+use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use pitchmate_proto::v1 as pb;
-use tokio::sync::broadcast::error::RecvError;
-use tokio::sync::{mpsc, watch};
+use tokio::sync::broadcast::{self, error::RecvError};
+use tokio::sync::watch;
+use tokio_stream::Stream;
 
 use pitchmate_rules::{Seat, Viewer};
 
-use super::actor::{MatchHandle, Subscription};
+use super::actor::{MatchHandle, PresenceGuard, Subscription};
 use super::log::LoggedEvent;
 use crate::error::ServiceError;
 
 pub type StreamItem = Result<pb::StreamMatchEventsResponse, tonic::Status>;
 
-/// How a watcher's stream behaves.
-#[derive(Clone, Copy, Debug)]
-pub struct WatchLimits {
-    pub buffer: usize,
-    pub heartbeat: Duration,
-}
+/// One watcher's messages, as the connection sends them.
+pub type EventStream = Pin<Box<dyn Stream<Item = StreamItem> + Send>>;
 
 /// Counts the spectator streams open per match, so that a match refuses one beyond its limit.
 pub struct SpectatorSlots {
@@ -101,32 +104,39 @@ fn lock(
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// Why forwarding stopped.
+/// Why a stream ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Finish {
+enum Finish {
     /// The match-ended event was sent.
     MatchEnded,
-    /// The client went away.
-    ClientLeft,
-    /// The match's actor is gone (server shutting down).
+    /// The match's actor is gone.
     MatchGone,
+    /// The server is shutting down.
+    Shutdown,
 }
 
-/// Starts the forwarding task; the stream ends after the match ends, when the client leaves,
-/// or when `stopping` turns true. A spectator's `slot` is held until then.
-/// With `prompt`, a seat's stream also carries `your_turn` prompts listing actions in that
-/// detail (a spectator's never does).
-pub fn spawn_watcher(
+/// A watcher's stream: the backlog after `after_seq`, then live events, heartbeats after
+/// `heartbeat` of quiet, and with `prompt` a seat's `your_turn` prompts listing actions in that
+/// detail (a spectator's never has any). It ends after the match ends or when `stopping` turns
+/// true. A spectator's `slot` is held until the stream is dropped.
+pub fn watch_events(
     handle: MatchHandle,
     subscription: Subscription,
     after_seq: u64,
     prompt: Option<pb::ActionDetail>,
-    limits: WatchLimits,
+    heartbeat: Duration,
     slot: Option<SpectatorSlot>,
-    mut stopping: watch::Receiver<bool>,
-) -> mpsc::Receiver<StreamItem> {
-    let (sender, receiver) = mpsc::channel(limits.buffer);
-    let prompts = match (prompt, subscription.viewer, subscription.seat_name) {
+    stopping: watch::Receiver<bool>,
+) -> EventStream {
+    let Subscription {
+        viewer,
+        seat_name,
+        backlog,
+        live,
+        ended,
+        presence,
+    } = subscription;
+    let prompts = match (prompt, viewer, seat_name) {
         (Some(detail), Viewer::Seat(seat), Some(seat_name)) => Some(Prompts {
             seat,
             seat_name,
@@ -135,35 +145,52 @@ pub fn spawn_watcher(
         }),
         _ => None,
     };
-    let mut forwarder = Forwarder {
+    let mut follower = Follower {
         handle,
-        sender,
+        viewer,
+        live,
+        heartbeat,
+        stopping,
         sent: after_seq,
-        viewer: subscription.viewer,
+        queued: VecDeque::new(),
+        finish: None,
+        prompt_due: true,
         prompts,
+        _presence: presence,
+        _slot: slot,
     };
-    let connection = forwarder.sender.clone();
-    tokio::spawn(async move {
-        tokio::select! {
-            finish = forwarder.run(subscription, limits.heartbeat) => {
-                tracing::debug!(?finish, last_seq = forwarder.sent, "watcher finished");
-            }
-            // Frees the slot as soon as the client goes, not at the next event or heartbeat.
-            () = connection.closed() => tracing::debug!(finish = ?Finish::ClientLeft, "watcher finished"),
-            _ = stopping.wait_for(|stop| *stop) => tracing::debug!("watcher closed for shutdown"),
-        }
-        drop(slot);
-    });
-    receiver
+    follower.queue(&backlog);
+    if ended && follower.finish.is_none() {
+        // The end was at or before `after_seq`: nothing more will come.
+        follower.finish = Some(Finish::MatchEnded);
+    }
+    Box::pin(futures_util::stream::unfold(
+        follower,
+        |mut follower| async move {
+            let item = follower.next().await?;
+            Some((Ok(item), follower))
+        },
+    ))
 }
 
-struct Forwarder {
+struct Follower {
     handle: MatchHandle,
-    sender: mpsc::Sender<StreamItem>,
-    /// The seq of the newest event sent.
-    sent: u64,
     viewer: Viewer,
+    live: broadcast::Receiver<Arc<LoggedEvent>>,
+    heartbeat: Duration,
+    stopping: watch::Receiver<bool>,
+    /// The seq of the newest event queued.
+    sent: u64,
+    /// Messages ready to go, in order.
+    queued: VecDeque<pb::StreamMatchEventsResponse>,
+    /// Set once nothing more will be queued.
+    finish: Option<Finish>,
+    /// Whether the prompt check runs before waiting for the next event.
+    prompt_due: bool,
     prompts: Option<Prompts>,
+    /// Held while the stream exists: a seat watching counts as connected.
+    _presence: Option<PresenceGuard>,
+    _slot: Option<SpectatorSlot>,
 }
 
 /// Whom a stream prompts, and the newest version it prompted at.
@@ -174,53 +201,59 @@ struct Prompts {
     prompted: Option<u64>,
 }
 
-impl Forwarder {
-    async fn run(&mut self, subscription: Subscription, heartbeat: Duration) -> Finish {
-        let Subscription {
-            backlog,
-            mut live,
-            ended,
-            ..
-        } = subscription;
-        if let Some(finish) = self.send_all(&backlog).await {
-            return finish;
-        }
-        if ended {
-            // The end was at or before `after_seq`: nothing more will come.
-            return Finish::MatchEnded;
-        }
-        if let Some(finish) = self.prompt_if_due().await {
-            return finish;
-        }
+impl Follower {
+    /// The next message, or `None` once the stream is over.
+    async fn next(&mut self) -> Option<pb::StreamMatchEventsResponse> {
         loop {
-            let received = tokio::time::timeout(heartbeat, live.recv()).await;
-            let finish = match received {
-                Err(_quiet) => self.heartbeat().await,
-                Ok(Ok(event)) if event.seq <= self.sent => None,
-                Ok(Ok(event)) if event.seq == self.sent + 1 => self.send_all(&[event]).await,
-                // A gap (only possible right after a lag) or a lag: catch up from the log.
-                Ok(Ok(_)) | Ok(Err(RecvError::Lagged(_))) => self.catch_up().await,
-                Ok(Err(RecvError::Closed)) => Some(Finish::MatchGone),
-            };
-            let finish = match finish {
-                Some(finish) => Some(finish),
-                // Also after a heartbeat, which makes it a retry should a prompt ever be missed.
-                None => self.prompt_if_due().await,
-            };
-            if let Some(finish) = finish {
-                return finish;
+            if let Some(item) = self.queued.pop_front() {
+                return Some(item);
             }
+            if let Some(finish) = self.finish {
+                tracing::debug!(?finish, last_seq = self.sent, "event stream finished");
+                return None;
+            }
+            self.advance().await;
         }
     }
 
-    /// Sends `your_turn` when the seat is due to act and has not been prompted at this version.
-    async fn prompt_if_due(&mut self) -> Option<Finish> {
-        let prompts = self.prompts.as_mut()?;
+    /// Queues what comes next: a prompt, events, a heartbeat; or sets `finish`.
+    async fn advance(&mut self) {
+        if std::mem::take(&mut self.prompt_due) {
+            self.prompt_if_due().await;
+            if !self.queued.is_empty() || self.finish.is_some() {
+                return;
+            }
+        }
+        let received = tokio::select! {
+            received = tokio::time::timeout(self.heartbeat, self.live.recv()) => Some(received),
+            _ = self.stopping.wait_for(|stop| *stop) => None,
+        };
+        let Some(received) = received else {
+            self.finish = Some(Finish::Shutdown);
+            return;
+        };
+        match received {
+            Err(_quiet) => self.queue_heartbeat(),
+            Ok(Ok(event)) if event.seq <= self.sent => {}
+            Ok(Ok(event)) if event.seq == self.sent + 1 => self.queue(&[event]),
+            // A gap (only possible right after a lag) or a lag: catch up from the log.
+            Ok(Ok(_)) | Ok(Err(RecvError::Lagged(_))) => self.catch_up().await,
+            Ok(Err(RecvError::Closed)) => self.finish = Some(Finish::MatchGone),
+        }
+        // Also after a heartbeat, which makes it a retry should a prompt ever be missed.
+        self.prompt_due = true;
+    }
+
+    /// Queues `your_turn` when the seat is due to act and has not been prompted at this version.
+    async fn prompt_if_due(&mut self) {
+        let Some(prompts) = self.prompts.as_mut() else {
+            return;
+        };
         if !self
             .handle
             .may_prompt(prompts.seat_name, self.sent, prompts.prompted)
         {
-            return None;
+            return;
         }
         let turn = match self
             .handle
@@ -229,67 +262,60 @@ impl Forwarder {
         {
             Ok(Some(turn)) if prompts.prompted != Some(turn.version) => turn,
             // The match moved on since the summary was read: its events come next.
-            Ok(_) => return None,
-            Err(_) => return Some(Finish::MatchGone),
+            Ok(_) => return,
+            Err(_) => {
+                self.finish = Some(Finish::MatchGone);
+                return;
+            }
         };
         prompts.prompted = Some(turn.version);
-        let item = pb::StreamMatchEventsResponse {
+        self.queued.push_back(pb::StreamMatchEventsResponse {
             item: Some(pb::stream_match_events_response::Item::YourTurn(turn)),
-        };
-        self.sender
-            .send(Ok(item))
-            .await
-            .err()
-            .map(|_| Finish::ClientLeft)
+        });
     }
 
-    async fn catch_up(&mut self) -> Option<Finish> {
+    async fn catch_up(&mut self) {
         tracing::debug!(
             after_seq = self.sent,
             "watcher lagged; resynchronising from the log"
         );
         match self.handle.events_after(self.sent).await {
-            Ok(missed) => self.send_all(&missed).await,
-            Err(_) => Some(Finish::MatchGone),
+            Ok(missed) => self.queue(&missed),
+            Err(_) => self.finish = Some(Finish::MatchGone),
         }
     }
 
-    async fn send_all(&mut self, events: &[Arc<LoggedEvent>]) -> Option<Finish> {
+    /// Queues events in order, up to and including one that ends the match.
+    fn queue(&mut self, events: &[Arc<LoggedEvent>]) {
         for event in events {
-            let item = pb::StreamMatchEventsResponse {
+            self.queued.push_back(pb::StreamMatchEventsResponse {
                 item: Some(pb::stream_match_events_response::Item::Event(
                     event.view_for(self.viewer),
                 )),
-            };
-            if self.sender.send(Ok(item)).await.is_err() {
-                return Some(Finish::ClientLeft);
-            }
+            });
             self.sent = event.seq;
             if event.ends_match() {
-                return Some(Finish::MatchEnded);
+                self.finish = Some(Finish::MatchEnded);
+                return;
             }
         }
-        None
     }
 
-    async fn heartbeat(&mut self) -> Option<Finish> {
-        let item = pb::StreamMatchEventsResponse {
+    fn queue_heartbeat(&mut self) {
+        self.queued.push_back(pb::StreamMatchEventsResponse {
             item: Some(pb::stream_match_events_response::Item::Heartbeat(
                 pb::Heartbeat {
                     last_seq: self.sent,
                 },
             )),
-        };
-        self.sender
-            .send(Ok(item))
-            .await
-            .err()
-            .map(|_| Finish::ClientLeft)
+        });
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use tokio_stream::StreamExt;
+
     use super::*;
     use crate::games::{ActionChoice, GameRegistry};
     use crate::hosting::{ActorLimits, MatchRegistry, NewMatch, Submission};
@@ -354,29 +380,24 @@ mod tests {
         }
         let subscription = handle.watch(None, 0).await.unwrap();
         let (_never_stop, stopping) = watch::channel(false);
-        let limits = WatchLimits {
-            buffer: 1,
-            heartbeat: Duration::from_secs(60),
-        };
-        let mut receiver = spawn_watcher(
+        let mut stream = watch_events(
             handle.clone(),
             subscription,
             0,
             None,
-            limits,
+            Duration::from_secs(60),
             None,
             stopping,
         );
 
-        // Nobody reads: the forwarder blocks after one event while the live feed, holding two,
-        // overflows many times over.
+        // Nobody reads while the live feed, holding two, overflows many times over.
         play(&handle, &tokens, 40).await;
         let last_seq = handle.summary().last_seq;
         assert!(last_seq > 40);
 
         let mut seqs = Vec::new();
         while (seqs.len() as u64) < last_seq {
-            let item = receiver.recv().await.unwrap().unwrap();
+            let item = stream.next().await.unwrap().unwrap();
             if let Some(pb::stream_match_events_response::Item::Event(event)) = item.item {
                 seqs.push(event.seq);
             }
@@ -385,7 +406,7 @@ mod tests {
 
         // And it keeps following live events after catching up.
         play(&handle, &tokens, 1).await;
-        let item = receiver.recv().await.unwrap().unwrap();
+        let item = stream.next().await.unwrap().unwrap();
         let Some(pb::stream_match_events_response::Item::Event(next)) = item.item else {
             panic!("expected an event, got {item:?}");
         };
