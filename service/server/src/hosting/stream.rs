@@ -185,7 +185,9 @@ struct Follower {
     queued: VecDeque<pb::StreamMatchEventsResponse>,
     /// Set once nothing more will be queued.
     finish: Option<Finish>,
-    /// Whether the prompt check runs before waiting for the next event.
+    /// Whether the prompt check runs before waiting for the next event. It runs on the call
+    /// after the one that queued an event rather than in it, so the queued events are handed to
+    /// the connection before the check waits on the actor.
     prompt_due: bool,
     prompts: Option<Prompts>,
     /// Held while the stream exists: a seat watching counts as connected.
