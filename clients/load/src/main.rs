@@ -10,9 +10,11 @@
 //! 3. the load: `--matches` matches played at once for `--duration` seconds, each by two random
 //!    bots (a finished match is replaced by a new one). With `--turns stream` (the default) each
 //!    bot follows its seat's event stream with `include_legal_actions` and answers every
-//!    `your_turn` prompt with `SubmitAction`; with `--turns poll` it asks `GetLegalActions`
-//!    instead, for whichever seat the last answer said is to act. Every `SubmitAction` round
-//!    trip is recorded.
+//!    `your_turn` prompt with `SubmitAction`; with `--turns play` each bot plays over one
+//!    `Play` stream, which brings the prompts and takes the actions, each answered in-band;
+//!    with `--turns poll` it asks `GetLegalActions` instead, for whichever seat the last answer
+//!    said is to act. Every action's round trip is recorded: the `SubmitAction` call, or on
+//!    `Play` from sending the action to reading its outcome.
 //!
 //! It prints accepted actions per second, the round-trip percentiles and their ratios to the
 //! floor, and with `--server-pid` the server's CPU time per accepted action, which stays
@@ -111,8 +113,20 @@ struct Bots {
 enum Turns {
     /// Each bot follows its seat's event stream, which prompts it with the legal actions.
     Stream,
+    /// Each bot plays over one `Play` stream: prompts in, actions out, outcomes in.
+    Play,
     /// Each bot polls `GetLegalActions` (which also sends the view) and opens no stream.
     Poll,
+}
+
+impl Turns {
+    /// What an action's round trip is, in the report.
+    fn round_trip_name(self) -> &'static str {
+        match self {
+            Turns::Stream | Turns::Poll => "SubmitAction",
+            Turns::Play => "Play action",
+        }
+    }
 }
 
 /// A call that takes longer than this counts as failed; it also bounds how long the run can
@@ -221,7 +235,8 @@ async fn run(args: &Args) -> Result<bool, String> {
         );
     }
     let submit = Timings::new(&load.total.submit, load.elapsed);
-    submit.print("SubmitAction");
+    let round_trip = args.turns.round_trip_name();
+    submit.print(round_trip);
     match args.turns {
         Turns::Poll => {
             let legal_kib =
@@ -232,14 +247,22 @@ async fn run(args: &Args) -> Result<bool, String> {
                  action, typed and in notation)"
             );
         }
-        Turns::Stream => println!(
+        Turns::Stream | Turns::Play => println!(
             "{} prompts answered ({} per accepted action)",
             load.total.prompts,
             load.total.prompts as f64 / load.total.accepted.max(1) as f64
         ),
     }
-    print_ratios("SubmitAction / concurrent ping", &submit, &concurrent);
-    print_ratios("SubmitAction / sequential ping", &submit, &sequential);
+    print_ratios(
+        &format!("{round_trip} / concurrent ping"),
+        &submit,
+        &concurrent,
+    );
+    print_ratios(
+        &format!("{round_trip} / sequential ping"),
+        &submit,
+        &sequential,
+    );
     if let Some(pid) = args.server_pid {
         println!(
             "server memory after play: {} KiB resident",
@@ -605,11 +628,11 @@ async fn play_slot(
                     )
                     .await
                 }
-                Turns::Stream => {
+                Turns::Stream | Turns::Play => {
                     play_prompted(
                         &channel,
                         &seated,
-                        bots.detail,
+                        bots,
                         &mut rng,
                         deadline,
                         [&mut slot, &mut second],
@@ -630,25 +653,43 @@ async fn play_slot(
 async fn play_prompted(
     channel: &Channel,
     seated: &SeatedMatch,
-    detail: pb::ActionDetail,
+    bots: Bots,
     rng: &mut fastrand::Rng,
     deadline: Instant,
     [first, second]: [&mut Slot; 2],
 ) -> Result<(), String> {
     // Every variant has two seats.
     let seeds = [rng.u64(..), rng.u64(..)];
-    let seat = |index: usize, slot| {
-        play_seat(
-            channel.clone(),
-            seated,
-            index,
-            detail,
-            seeds[index],
-            deadline,
-            slot,
-        )
+    let (first, second) = match bots.turns {
+        Turns::Play => {
+            let seat = |index: usize, slot| {
+                play_seat_over_play(
+                    channel.clone(),
+                    seated,
+                    index,
+                    bots.detail,
+                    seeds[index],
+                    deadline,
+                    slot,
+                )
+            };
+            tokio::join!(seat(0, first), seat(1, second))
+        }
+        Turns::Stream | Turns::Poll => {
+            let seat = |index: usize, slot| {
+                play_seat(
+                    channel.clone(),
+                    seated,
+                    index,
+                    bots.detail,
+                    seeds[index],
+                    deadline,
+                    slot,
+                )
+            };
+            tokio::join!(seat(0, first), seat(1, second))
+        }
     };
-    let (first, second) = tokio::join!(seat(0, first), seat(1, second));
     first.and(second)
 }
 
@@ -706,6 +747,98 @@ async fn play_seat(
         }
         let index = rng.u32(..turn.listed);
         submit(&channel, seated, seat, turn.version, index, slot).await?;
+    }
+}
+
+/// Requests a load bot queues on its `Play` stream before the connection takes them.
+const PLAY_QUEUE: usize = 4;
+
+/// One seat of a match over a `Play` stream: answers every prompt with a random legal action
+/// until the match ends or `deadline` passes, recording each action's round trip from sending it
+/// to reading its outcome.
+async fn play_seat_over_play(
+    channel: Channel,
+    seated: &SeatedMatch,
+    seat: usize,
+    detail: pb::ActionDetail,
+    seed: u64,
+    deadline: Instant,
+    slot: &mut Slot,
+) -> Result<(), String> {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let (requests, queued) = tokio::sync::mpsc::channel(PLAY_QUEUE);
+    let closed = |_| "Play: the stream stopped taking requests".to_owned();
+    requests
+        .send(pb::PlayRequest {
+            kind: Some(pb::play_request::Kind::Open(pb::PlayOpen {
+                match_id: seated.match_id.clone(),
+                after_seq: 0,
+                prompt_detail: detail.into(),
+            })),
+        })
+        .await
+        .map_err(closed)?;
+    let request = seated.as_seat(seat, tokio_stream::wrappers::ReceiverStream::new(queued));
+    let mut stream = lean_play(channel, request)
+        .await
+        .map_err(|status| format!("Play: {}", describe(&status)))?;
+    let mut sent_at = None;
+    loop {
+        let item = match tokio::time::timeout_at(deadline.into(), stream.message()).await {
+            // Time is up while waiting for the other seat.
+            Err(_) => return Ok(()),
+            Ok(Ok(Some(item))) => item,
+            // The stream closes after the match ended.
+            Ok(Ok(None)) => return Ok(()),
+            Ok(Err(status)) => return Err(format!("Play: {}", describe(&status))),
+        };
+        if let Some(outcome) = item.acted {
+            if let Some(sent) = sent_at.take() {
+                slot.submit.record(sent);
+            }
+            match (outcome.accepted, outcome.refused) {
+                (Some(_), _) => slot.accepted += 1,
+                // Both seats act in a simultaneous phase: the other one may have moved the version.
+                (_, Some(refused)) if refused.reason == "STALE_VERSION" => slot.stale += 1,
+                (_, Some(refused)) => {
+                    return Err(format!(
+                        "Play: action refused: {} {}",
+                        refused.reason, refused.message
+                    ));
+                }
+                (None, None) => return Err("Play: an outcome without a result".to_owned()),
+            }
+            continue;
+        }
+        let Some(turn) = item.your_turn else {
+            if seat == 0 && item.event.is_some_and(|event| event.match_ended.is_some()) {
+                // Both seats see the end: the first seat counts it.
+                slot.finished += 1;
+            }
+            continue;
+        };
+        if Instant::now() >= deadline {
+            return Ok(());
+        }
+        slot.prompts += 1;
+        if turn.listed == 0 {
+            return Err(format!(
+                "a prompt at version {} listed no action",
+                turn.version
+            ));
+        }
+        let act = pb::PlayAction {
+            expected_version: turn.version,
+            client_action_id: format!("{}@{}", seated.seats[seat].0, turn.version),
+            choice: Some(pb::play_action::Choice::Index(rng.u32(..turn.listed))),
+        };
+        sent_at = Some(Instant::now());
+        requests
+            .send(pb::PlayRequest {
+                kind: Some(pb::play_request::Kind::Act(act)),
+            })
+            .await
+            .map_err(closed)?;
     }
 }
 
@@ -788,6 +921,34 @@ impl Message for LeanYourTurn {
     }
 }
 
+/// What a load bot reads of a `Play` stream: [`LeanItem`]'s fields and each action's outcome.
+#[derive(Clone, PartialEq, prost::Message)]
+struct LeanPlayItem {
+    #[prost(message, optional, tag = "1")]
+    event: Option<LeanEvent>,
+    #[prost(message, optional, tag = "3")]
+    your_turn: Option<LeanYourTurn>,
+    #[prost(message, optional, tag = "4")]
+    acted: Option<LeanOutcome>,
+}
+
+/// `ActionOutcome`: accepted, or refused and why.
+#[derive(Clone, PartialEq, prost::Message)]
+struct LeanOutcome {
+    #[prost(message, optional, tag = "2")]
+    accepted: Option<LeanEmpty>,
+    #[prost(message, optional, tag = "3")]
+    refused: Option<LeanRefused>,
+}
+
+#[derive(Clone, PartialEq, prost::Message)]
+struct LeanRefused {
+    #[prost(string, tag = "2")]
+    reason: String,
+    #[prost(string, tag = "3")]
+    message: String,
+}
+
 /// What a load bot reads of a `SubmitActionResponse`: whether its events ended the match.
 #[derive(Clone, PartialEq, prost::Message)]
 struct LeanSubmitted {
@@ -833,6 +994,18 @@ async fn lean_prompts(
         .server_streaming(request, path, codec)
         .await?
         .into_inner())
+}
+
+/// `Play`, its responses decoded as [`LeanPlayItem`]s.
+async fn lean_play(
+    channel: Channel,
+    request: Request<tokio_stream::wrappers::ReceiverStream<pb::PlayRequest>>,
+) -> Result<tonic::Streaming<LeanPlayItem>, Status> {
+    let mut grpc = ready(channel).await?;
+    let path =
+        tonic::codegen::http::uri::PathAndQuery::from_static("/pitchmate.v1.MatchService/Play");
+    let codec = pitchmate_proto::codec::PitchmateCodec::<pb::PlayRequest, LeanPlayItem>::default();
+    Ok(grpc.streaming(request, path, codec).await?.into_inner())
 }
 
 /// Submits the action at `index` for `seat` at `version`, recording the round trip.
@@ -1014,5 +1187,58 @@ mod tests {
             .map(|e| e.match_ended.is_some())
             .collect();
         assert_eq!(ended, [false, true]);
+    }
+
+    #[test]
+    fn lean_play_items_read_what_the_server_sends() {
+        use pb::play_response::Item;
+        let item = |item| pb::PlayResponse { item: Some(item) }.encode_to_vec();
+        let prompt = item(Item::YourTurn(pb::YourTurn {
+            version: 4,
+            turn: None,
+            actions: vec![pb::LegalAction::default(); 5],
+        }));
+        let lean = LeanPlayItem::decode(prompt.as_slice()).unwrap();
+        assert_eq!(
+            lean.your_turn,
+            Some(LeanYourTurn {
+                version: 4,
+                listed: 5
+            })
+        );
+        let accepted = item(Item::Acted(pb::ActionOutcome {
+            client_action_id: "a".into(),
+            result: Some(pb::action_outcome::Result::Accepted(pb::ActionAccepted {
+                version: 5,
+                duplicate: false,
+            })),
+        }));
+        let lean = LeanPlayItem::decode(accepted.as_slice())
+            .unwrap()
+            .acted
+            .unwrap();
+        assert!(lean.accepted.is_some() && lean.refused.is_none());
+        let refused = item(Item::Acted(pb::ActionOutcome {
+            client_action_id: "a".into(),
+            result: Some(pb::action_outcome::Result::Refused(pb::ActionRefused {
+                reason: "STALE_VERSION".into(),
+                message: "moved on".into(),
+                ..Default::default()
+            })),
+        }));
+        let lean = LeanPlayItem::decode(refused.as_slice())
+            .unwrap()
+            .acted
+            .unwrap();
+        let refused = lean.refused.unwrap();
+        assert_eq!(refused.reason, "STALE_VERSION");
+        assert_eq!(refused.message, "moved on");
+        let end = item(Item::Event(pb::MatchEvent {
+            seq: 9,
+            kind: Some(Kind::MatchEnded(pb::MatchEnded::default())),
+            ..Default::default()
+        }));
+        let lean = LeanPlayItem::decode(end.as_slice()).unwrap();
+        assert!(lean.event.unwrap().match_ended.is_some());
     }
 }

@@ -1,5 +1,7 @@
 use std::collections::HashMap;
 
+use tokio::sync::mpsc;
+use tokio_stream::wrappers::ReceiverStream;
 use tonic::Request;
 use tonic::metadata::MetadataValue;
 use tonic::transport::{Channel, Endpoint};
@@ -12,6 +14,53 @@ use crate::pb::variant_service_client::VariantServiceClient;
 
 /// A match's event stream as the server sends it.
 pub type EventStream = tonic::Streaming<pb::StreamMatchEventsResponse>;
+
+/// Requests queued for a `Play` stream before the connection takes them.
+const PLAY_QUEUE: usize = 4;
+
+/// A seat's open `Play` stream: actions go out with [`PlayStream::act`]; events, prompts,
+/// heartbeats and each action's outcome come in with [`PlayStream::message`].
+#[derive(Debug)]
+pub struct PlayStream {
+    match_id: String,
+    requests: mpsc::Sender<pb::PlayRequest>,
+    responses: tonic::Streaming<pb::PlayResponse>,
+}
+
+impl PlayStream {
+    /// Sends an action for the seat, having seen `expected_version`. Its outcome arrives as
+    /// an `acted` message after the events it caused; sending the same `client_action_id` again
+    /// never acts twice.
+    pub async fn act(
+        &self,
+        expected_version: u64,
+        client_action_id: &str,
+        choice: Choice,
+    ) -> Result<(), ClientError> {
+        let choice = match choice {
+            Choice::Index(index) => pb::play_action::Choice::Index(index),
+            Choice::Notation(text) => pb::play_action::Choice::Notation(text),
+            Choice::Action(action) => pb::play_action::Choice::Action(action),
+        };
+        let request = pb::PlayRequest {
+            kind: Some(pb::play_request::Kind::Act(pb::PlayAction {
+                expected_version,
+                client_action_id: client_action_id.to_owned(),
+                choice: Some(choice),
+            })),
+        };
+        // The call is over when the connection no longer takes requests.
+        self.requests
+            .send(request)
+            .await
+            .map_err(|_| ClientError::StreamEnded(self.match_id.clone()))
+    }
+
+    /// The next message, or `None` once the server has ended the stream.
+    pub async fn message(&mut self) -> Result<Option<pb::PlayResponse>, ClientError> {
+        Ok(self.responses.message().await?)
+    }
+}
 
 /// A connection to a Pitchmate server. Cheap to clone; clones share the connection.
 #[derive(Clone, Debug)]
@@ -360,5 +409,35 @@ impl Client {
             .stream_match_events(request)
             .await?
             .into_inner())
+    }
+
+    /// Opens `Play` for `seat`: its events after `after_seq` and a prompt listing its legal
+    /// actions as `detail` says whenever it is to act, and its actions the other way.
+    pub async fn open_play(
+        &self,
+        seat: &SeatHandle,
+        after_seq: u64,
+        detail: pb::ActionDetail,
+    ) -> Result<PlayStream, ClientError> {
+        let (requests, queued) = mpsc::channel(PLAY_QUEUE);
+        let open = pb::PlayRequest {
+            kind: Some(pb::play_request::Kind::Open(pb::PlayOpen {
+                match_id: seat.match_id.clone(),
+                after_seq,
+                prompt_detail: detail.into(),
+            })),
+        };
+        // The server answers only once it has read `open`.
+        requests
+            .send(open)
+            .await
+            .map_err(|_| ClientError::StreamEnded(seat.match_id.clone()))?;
+        let request = seat.authorize(ReceiverStream::new(queued))?;
+        let responses = self.matches().play(request).await?.into_inner();
+        Ok(PlayStream {
+            match_id: seat.match_id.clone(),
+            requests,
+            responses,
+        })
     }
 }

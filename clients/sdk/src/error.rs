@@ -16,6 +16,9 @@ pub enum ClientError {
     },
     #[error("{}", describe(.0))]
     Rpc(#[from] tonic::Status),
+    /// An action sent on a `Play` stream was not applied; nothing changed.
+    #[error("action refused: {:?} {}: {}", tonic::Code::from(.0.code), .0.reason, .0.message)]
+    Refused(Box<crate::pb::ActionRefused>),
     #[error("invalid seat token: it cannot be sent as a header")]
     InvalidToken,
     #[error("the event stream of match {0} ended before the match did")]
@@ -43,6 +46,10 @@ impl ClientError {
             | ClientError::StreamEnded(_)
             | ClientError::StreamSilent { .. } => true,
             ClientError::Rpc(status) => is_transient_status(status),
+            // The match is restarting or shutting down; anything else is the server's verdict.
+            ClientError::Refused(refused) => {
+                tonic::Code::from(refused.code) == tonic::Code::Unavailable
+            }
             ClientError::InvalidToken | ClientError::GaveUp { .. } => false,
         }
     }
@@ -54,6 +61,7 @@ impl ClientError {
                 .get_error_details()
                 .error_info()
                 .map(|info| info.reason.clone()),
+            ClientError::Refused(refused) => Some(refused.reason.clone()),
             _ => None,
         }
     }
@@ -66,6 +74,9 @@ impl ClientError {
                 .get_error_details()
                 .retry_info()
                 .and_then(|info| info.retry_delay),
+            ClientError::Refused(refused) => refused
+                .retry_delay
+                .and_then(|delay| Duration::try_from(delay).ok()),
             _ => None,
         }
     }
@@ -100,5 +111,32 @@ mod tests {
         assert_eq!(limited.retry_delay(), Some(Duration::from_millis(40)));
         let unavailable = ClientError::Rpc(tonic::Status::unavailable("restarting"));
         assert_eq!(unavailable.retry_delay(), None);
+    }
+
+    #[test]
+    fn an_in_band_refusal_reads_like_a_failed_call() {
+        let limited = ClientError::Refused(Box::new(crate::pb::ActionRefused {
+            code: tonic::Code::ResourceExhausted as i32,
+            reason: "RATE_LIMITED".to_owned(),
+            message: "slow down".to_owned(),
+            metadata: HashMap::new(),
+            retry_delay: Some(prost_types::Duration {
+                seconds: 0,
+                nanos: 40_000_000,
+            }),
+        }));
+        assert_eq!(limited.reason().as_deref(), Some("RATE_LIMITED"));
+        assert_eq!(limited.retry_delay(), Some(Duration::from_millis(40)));
+        assert!(!limited.is_transient());
+        assert_eq!(
+            limited.to_string(),
+            "action refused: ResourceExhausted RATE_LIMITED: slow down"
+        );
+        let restarting = ClientError::Refused(Box::new(crate::pb::ActionRefused {
+            code: tonic::Code::Unavailable as i32,
+            reason: "MATCH_UNAVAILABLE".to_owned(),
+            ..Default::default()
+        }));
+        assert!(restarting.is_transient());
     }
 }

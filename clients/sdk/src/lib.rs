@@ -19,7 +19,7 @@ mod play;
 mod reconnect;
 
 pub use bot::{Bot, Choice, RandomChoice};
-pub use client::{Client, EventStream, NewMatch, SeatHandle};
+pub use client::{Client, EventStream, NewMatch, PlayStream, SeatHandle};
 pub use error::ClientError;
 pub use pitchmate_proto::v1 as pb;
 pub use play::{PlayOptions, play, play_with};

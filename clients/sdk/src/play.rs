@@ -1,11 +1,12 @@
 use std::time::Duration;
 
 use crate::bot::{Bot, Choice};
-use crate::client::{Client, SeatHandle};
+use crate::client::{Client, PlayStream, SeatHandle};
 use crate::error::ClientError;
 use crate::pb;
+use crate::pb::action_outcome::Result as Outcome;
 use crate::pb::match_event::Kind;
-use crate::pb::stream_match_events_response::Item;
+use crate::pb::play_response::Item;
 use crate::reconnect::{Backoff, ReconnectPolicy};
 
 /// How [`play_with`] follows a match.
@@ -38,11 +39,11 @@ pub async fn play(
     play_with(client, seat, bot, &PlayOptions::default()).await
 }
 
-/// Plays `seat` with `bot` until the match ends, following the match's event stream, and
-/// returns the result.
+/// Plays `seat` with `bot` until the match ends over one `Play` stream, and returns the
+/// result.
 ///
-/// The stream is opened with turn prompts: whenever the seat is to act, the server sends its
-/// legal actions, and the loop submits the bot's choice (fetching the view first when
+/// Whenever the seat is to act, the server prompts it with its legal actions on the stream, and
+/// the loop sends the bot's choice back on it (fetching the view first when
 /// [`Bot::needs_view`] says so). A turn of several actions is several prompts.
 ///
 /// When the connection breaks, the server is unreachable or it is restarting, the loop waits as
@@ -50,11 +51,13 @@ pub async fn play(
 /// prompts again at once if the seat is to act. A bot may therefore be asked to choose twice
 /// for the same state.
 /// It never acts twice: the client action id is derived from the seat and the version acted on,
-/// so a submission retried after a cut is answered with the original result if the first one
+/// so an action sent again after a cut is answered with the original outcome if the first one
 /// got through, and refused as stale if the match has moved on.
 ///
-/// A submission refused by the server's rate limit (`RATE_LIMITED`) changed nothing; it is made
-/// again after the delay the server gives in its `RetryInfo`.
+/// An action refused by the server's rate limit (`RATE_LIMITED`) changed nothing; it is sent
+/// again after the delay the server gives. One refused because the match moved on meanwhile
+/// (`STALE_VERSION`, `NOT_YOUR_TURN`, `MATCH_NOT_ACTIVE`) is dropped: the stream brings what
+/// happened and a new prompt. Any other refusal ends the loop with [`ClientError::Refused`].
 pub async fn play_with(
     client: &Client,
     seat: &SeatHandle,
@@ -88,14 +91,16 @@ struct Player<'a> {
 }
 
 impl Player<'_> {
-    /// One connection's worth of play: watches the match after `last_seq` and acts on the
-    /// seat's turns until the match ends or a call fails.
+    /// One connection's worth of play: follows the match after `last_seq` and acts on the
+    /// seat's turns until the match ends or the stream fails.
     async fn follow(&mut self, backoff: &mut Backoff) -> Result<pb::MatchResult, ClientError> {
         let (client, seat) = (self.client, self.seat);
         let mut stream = client
-            .watch_with_prompts(seat, self.last_seq, self.bot.action_detail())
+            .open_play(seat, self.last_seq, self.bot.action_detail())
             .await?;
         backoff.succeeded();
+        // The action sent and not yet answered, to send again if the rate limit refuses it.
+        let mut pending: Option<Pending> = None;
         loop {
             let message = match self.silence_limit {
                 None => stream.message().await?,
@@ -115,21 +120,50 @@ impl Player<'_> {
                         return Ok(ended.result.unwrap_or_default());
                     }
                 }
-                Some(Item::YourTurn(turn)) => act(client, seat, &mut *self.bot, turn).await?,
+                Some(Item::YourTurn(turn)) => {
+                    if let Some(action) = choose(client, seat, &mut *self.bot, turn).await? {
+                        action.send(&stream).await?;
+                        pending = Some(action);
+                    }
+                }
+                Some(Item::Acted(outcome)) => {
+                    let Some(action) = pending.take() else {
+                        continue;
+                    };
+                    if let Some(again) = after_outcome(seat, action, outcome).await? {
+                        again.send(&stream).await?;
+                        pending = Some(again);
+                    }
+                }
                 Some(Item::Heartbeat(_)) | None => {}
             }
         }
     }
 }
 
-/// Answers one prompt with the bot's choice. A refusal because the match moved on is no error:
-/// the stream brings what happened, then a new prompt if the seat is still to act.
-async fn act(
+/// An action the loop sent.
+#[derive(Clone, Debug)]
+struct Pending {
+    version: u64,
+    client_action_id: String,
+    choice: Choice,
+}
+
+impl Pending {
+    async fn send(&self, stream: &PlayStream) -> Result<(), ClientError> {
+        stream
+            .act(self.version, &self.client_action_id, self.choice.clone())
+            .await
+    }
+}
+
+/// The bot's answer to one prompt, or `None` when there is nothing to choose from.
+async fn choose(
     client: &Client,
     seat: &SeatHandle,
     bot: &mut dyn Bot,
     prompt: pb::YourTurn,
-) -> Result<(), ClientError> {
+) -> Result<Option<Pending>, ClientError> {
     let (version, actions, view) = if bot.needs_view() {
         let legal = client.legal_actions_in(seat, bot.action_detail()).await?;
         (legal.version, legal.actions, legal.view.unwrap_or_default())
@@ -137,49 +171,42 @@ async fn act(
         (prompt.version, prompt.actions, pb::MatchView::default())
     };
     if actions.is_empty() {
-        return Ok(());
+        return Ok(None);
     }
-    let choice = bot.choose(&view, &actions);
-    let client_action_id = format!("{}@{}", seat.seat, version);
-    match submit_when_allowed(client, seat, version, &client_action_id, choice).await {
-        Ok(_) => Ok(()),
-        // Someone else acted first (a simultaneous phase, a clock), or the match ended.
-        Err(e)
-            if matches!(
-                e.reason().as_deref(),
-                Some("STALE_VERSION" | "NOT_YOUR_TURN" | "MATCH_NOT_ACTIVE")
-            ) =>
-        {
-            tracing::debug!(seat = %seat.seat, error = %e, "state moved on; waiting for the stream");
-            Ok(())
-        }
-        Err(e) => Err(e),
-    }
+    Ok(Some(Pending {
+        version,
+        client_action_id: format!("{}@{}", seat.seat, version),
+        choice: bot.choose(&view, &actions),
+    }))
 }
 
-/// Submits, waiting out the server's rate limit as often as it asks: a rate-limited call
-/// changed nothing, so the same submission is made again after the delay the server gave.
-async fn submit_when_allowed(
-    client: &Client,
+/// What to do after `action`'s outcome: nothing (it was applied, or the match moved on and the
+/// stream brings what happened), send it again once the rate limit allows (returned), or give
+/// up on a refusal retrying cannot mend.
+async fn after_outcome(
     seat: &SeatHandle,
-    version: u64,
-    client_action_id: &str,
-    choice: Choice,
-) -> Result<pb::SubmitActionResponse, ClientError> {
-    loop {
-        match client
-            .submit(seat, version, client_action_id, choice.clone())
-            .await
-        {
-            Err(e) if e.reason().as_deref() == Some("RATE_LIMITED") => {
-                let delay = e.retry_delay().unwrap_or(RATE_LIMIT_FALLBACK_DELAY);
-                tracing::debug!(seat = %seat.seat, ?delay, "rate limited; waiting");
-                tokio::time::sleep(delay).await;
-            }
-            outcome => return outcome,
+    action: Pending,
+    outcome: pb::ActionOutcome,
+) -> Result<Option<Pending>, ClientError> {
+    let refused = match outcome.result {
+        Some(Outcome::Refused(refused)) => ClientError::Refused(Box::new(refused)),
+        Some(Outcome::Accepted(_)) | None => return Ok(None),
+    };
+    match refused.reason().as_deref() {
+        Some("RATE_LIMITED") => {
+            let delay = refused.retry_delay().unwrap_or(RATE_LIMIT_FALLBACK_DELAY);
+            tracing::debug!(seat = %seat.seat, ?delay, "rate limited; waiting");
+            tokio::time::sleep(delay).await;
+            Ok(Some(action))
         }
+        // Someone else acted first (a simultaneous phase, a clock), or the match ended.
+        Some("STALE_VERSION" | "NOT_YOUR_TURN" | "MATCH_NOT_ACTIVE") => {
+            tracing::debug!(seat = %seat.seat, error = %refused, "state moved on; waiting for the stream");
+            Ok(None)
+        }
+        _ => Err(refused),
     }
 }
 
-/// The wait after a rate-limited call that did not say how long to wait.
+/// The wait after a rate-limited action whose refusal did not say how long to wait.
 const RATE_LIMIT_FALLBACK_DELAY: Duration = Duration::from_millis(100);

@@ -161,6 +161,22 @@ impl ServiceError {
         }
     }
 
+    /// The in-band form of this error, for an action refused on a `Play` stream: the same code,
+    /// reason, message, metadata and retry delay as the `Status` it converts into.
+    pub fn refusal(&self) -> pitchmate_proto::v1::ActionRefused {
+        let retry_delay = match self {
+            Self::RateLimited { retry_after } => prost_types::Duration::try_from(*retry_after).ok(),
+            _ => None,
+        };
+        pitchmate_proto::v1::ActionRefused {
+            code: self.code() as i32,
+            reason: self.reason().to_owned(),
+            message: self.to_string(),
+            metadata: self.metadata(),
+            retry_delay,
+        }
+    }
+
     /// Machine-readable facts beside the reason.
     fn metadata(&self) -> HashMap<String, String> {
         match self {
@@ -394,6 +410,38 @@ mod tests {
             other.get_details_retry_info().is_none(),
             "only the rate limit knows when to retry"
         );
+    }
+
+    #[test]
+    fn a_refusal_says_what_the_status_says() {
+        let cases = [
+            ServiceError::StaleVersion {
+                expected: 3,
+                current: 5,
+            },
+            ServiceError::RateLimited {
+                retry_after: Duration::from_millis(250),
+            },
+            ServiceError::IllegalAction("e2 is empty".into()),
+        ];
+        for error in cases {
+            let refusal = error.refusal();
+            let status = Status::from(error);
+            let info = info(&status);
+            assert_eq!(refusal.code, status.code() as i32);
+            assert_eq!(refusal.reason, info.reason);
+            assert_eq!(refusal.message, status.message());
+            assert_eq!(refusal.metadata, info.metadata);
+            let retry = status
+                .get_details_retry_info()
+                .and_then(|retry| retry.retry_delay);
+            assert_eq!(
+                refusal.retry_delay.map(|d| Duration::try_from(d).unwrap()),
+                retry,
+                "{}",
+                refusal.reason
+            );
+        }
     }
 
     #[test]

@@ -5,14 +5,17 @@ use std::time::Duration;
 
 use pitchmate_proto::v1 as pb;
 use tokio::sync::watch;
-use tonic::{Request, Response, Status};
+use tokio_stream::StreamExt;
+use tonic::{Request, Response, Status, Streaming};
 
 use super::rate_limit::ActionRateLimiter;
 use super::{action_detail, bearer_token, match_id, paging};
 use crate::error::ServiceError;
 use crate::games::ActionChoice;
 use crate::hosting::clock::Hosting;
-use crate::hosting::stream::{EventStream, SpectatorSlots, watch_events};
+use crate::hosting::stream::{
+    EventStream, PlayStream, Player, PlayerAction, SpectatorSlots, StreamStart, play, watch_events,
+};
 use crate::hosting::{MatchFilter, MatchRegistry, NewMatch, SeatCall, Submission};
 
 /// The longest player name accepted, in characters.
@@ -23,7 +26,7 @@ pub struct MatchApi {
     /// Quiet on an event stream before it sends a heartbeat.
     heartbeat: Duration,
     spectators: SpectatorSlots,
-    action_rate: ActionRateLimiter,
+    action_rate: Arc<ActionRateLimiter>,
     /// Turns true when the server shuts down, closing every event stream.
     stopping: watch::Receiver<bool>,
 }
@@ -40,7 +43,7 @@ impl MatchApi {
             registry,
             heartbeat,
             spectators,
-            action_rate,
+            action_rate: Arc::new(action_rate),
             stopping,
         }
     }
@@ -60,6 +63,14 @@ impl MatchApi {
 }
 
 impl MatchApi {
+    fn stream_start(&self, after_seq: u64) -> StreamStart {
+        StreamStart {
+            after_seq,
+            heartbeat: self.heartbeat,
+            stopping: self.stopping.clone(),
+        }
+    }
+
     /// Resigns, offers or accepts a draw, aborts or claims victory for the token's seat.
     async fn seat_call(
         &self,
@@ -71,6 +82,59 @@ impl MatchApi {
         let handle = self.registry.get(match_id(match_id_field)?).await?;
         handle.seat_call(token, call).await
     }
+}
+
+/// The action a request chose, or why it chose none.
+fn chosen(choice: Option<ActionChoice>) -> Result<ActionChoice, ServiceError> {
+    choice.ok_or_else(|| {
+        ServiceError::InvalidArgument(
+            "no action given: set `index`, `action` or `notation`".to_owned(),
+        )
+    })
+}
+
+/// Reads one request of a `Play` stream after `open`: an action, charged to the seat token's
+/// rate limit when the stream takes it. An action without a choice, or over the limit, is
+/// refused in-band; anything but an action breaks the protocol and ends the stream.
+fn player_action(
+    request: pb::PlayRequest,
+    action_rate: &ActionRateLimiter,
+    token: &str,
+) -> Result<PlayerAction, Status> {
+    use pb::play_action::Choice;
+    let act = match request.kind {
+        Some(pb::play_request::Kind::Act(act)) => act,
+        Some(pb::play_request::Kind::Open(_)) => {
+            return Err(ServiceError::InvalidArgument(
+                "`open` may only be the first message of a Play stream; send `act` after it"
+                    .to_owned(),
+            )
+            .into());
+        }
+        None => {
+            return Err(ServiceError::InvalidArgument(
+                "a Play request sets `open` (first) or `act` (after)".to_owned(),
+            )
+            .into());
+        }
+    };
+    let choice = act.choice.map(|choice| match choice {
+        Choice::Index(index) => ActionChoice::Index(index),
+        Choice::Action(action) => ActionChoice::Typed(action),
+        Choice::Notation(text) => ActionChoice::Notation(text),
+    });
+    let submission = action_rate
+        .take(token, tokio::time::Instant::now())
+        .and_then(|()| chosen(choice))
+        .map(|choice| Submission {
+            expected_version: act.expected_version,
+            client_action_id: act.client_action_id.clone(),
+            choice,
+        });
+    Ok(PlayerAction {
+        client_action_id: act.client_action_id,
+        submission,
+    })
 }
 
 fn list_scope(filter: &MatchFilter) -> String {
@@ -203,17 +267,11 @@ impl pb::match_service_server::MatchService for MatchApi {
         let token = self.acting_token(request.metadata())?;
         let request = request.into_inner();
         let handle = self.registry.get(match_id(&request.match_id)?).await?;
-        let choice = match request.choice {
-            Some(pb::submit_action_request::Choice::Index(index)) => ActionChoice::Index(index),
-            Some(pb::submit_action_request::Choice::Action(action)) => ActionChoice::Typed(action),
-            Some(pb::submit_action_request::Choice::Notation(text)) => ActionChoice::Notation(text),
-            None => {
-                return Err(ServiceError::InvalidArgument(
-                    "no action given: set `index`, `action` or `notation`".to_owned(),
-                )
-                .into());
-            }
-        };
+        let choice = chosen(request.choice.map(|choice| match choice {
+            pb::submit_action_request::Choice::Index(index) => ActionChoice::Index(index),
+            pb::submit_action_request::Choice::Action(action) => ActionChoice::Typed(action),
+            pb::submit_action_request::Choice::Notation(text) => ActionChoice::Notation(text),
+        }))?;
         let submission = Submission {
             expected_version: request.expected_version,
             client_action_id: request.client_action_id,
@@ -365,11 +423,65 @@ impl pb::match_service_server::MatchService for MatchApi {
         Ok(Response::new(watch_events(
             handle,
             subscription,
-            request.after_seq,
+            self.stream_start(request.after_seq),
             request.include_legal_actions.then_some(prompt_detail),
-            self.heartbeat,
             slot,
-            self.stopping.clone(),
+        )))
+    }
+
+    type PlayStream = PlayStream;
+
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "Play", match_id))]
+    async fn play(
+        &self,
+        request: Request<Streaming<pb::PlayRequest>>,
+    ) -> Result<Response<Self::PlayStream>, Status> {
+        let token = bearer_token(request.metadata())?;
+        let mut inbound = request.into_inner();
+        let open = match inbound.message().await? {
+            Some(pb::PlayRequest {
+                kind: Some(pb::play_request::Kind::Open(open)),
+            }) => open,
+            Some(_) => {
+                return Err(ServiceError::InvalidArgument(
+                    "the first message of a Play stream must be `open`, naming the match"
+                        .to_owned(),
+                )
+                .into());
+            }
+            None => {
+                return Err(ServiceError::InvalidArgument(
+                    "the Play stream closed before `open`".to_owned(),
+                )
+                .into());
+            }
+        };
+        tracing::Span::current().record("match_id", open.match_id.as_str());
+        let Some(token) = token else {
+            return Err(ServiceError::Unauthenticated(
+                "Play acts for a seat: send the seat token JoinMatch returned as \
+                 `authorization: Bearer <token>` (StreamMatchEvents watches without one)"
+                    .to_owned(),
+            )
+            .into());
+        };
+        let prompt_detail = action_detail("prompt_detail", open.prompt_detail)?;
+        let handle = self.registry.get(match_id(&open.match_id)?).await?;
+        let subscription = handle.watch(Some(token.clone()), open.after_seq).await?;
+        let action_rate = Arc::clone(&self.action_rate);
+        let acting_token = token.clone();
+        let actions =
+            inbound.map(move |request| player_action(request?, &action_rate, &acting_token));
+        let player = Player {
+            token,
+            actions: Box::pin(actions),
+        };
+        Ok(Response::new(play(
+            handle,
+            subscription,
+            self.stream_start(open.after_seq),
+            prompt_detail,
+            player,
         )))
     }
 }

@@ -10,6 +10,10 @@
 //! leaves, the connection drops it, which frees whatever it held (a spectator's slot, a seat's
 //! presence) at once.
 //!
+//! A player's stream (`Play`) also carries the seat's actions the other way: the stream takes the
+//! next one when it has nothing else to do, submits it to the actor and sends what became of it
+//! after the events it caused, so a player reads what happened before it reads its verdict.
+//!
 //! A seat's stream can also prompt it: once every event up to the newest has been sent and the
 //! summary says the seat is to act at a version it was not yet prompted for, the stream asks the
 //! actor for the seat's legal actions and sends them as `your_turn`. The actor answers only if
@@ -22,20 +26,47 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use pitchmate_proto::v1 as pb;
-use tokio::sync::broadcast::{self, error::RecvError};
+use tokio::sync::broadcast::{
+    self,
+    error::{RecvError, TryRecvError},
+};
 use tokio::sync::watch;
-use tokio_stream::Stream;
+use tokio_stream::{Stream, StreamExt};
 
 use pitchmate_rules::{Seat, Viewer};
 
-use super::actor::{MatchHandle, PresenceGuard, Subscription};
+use super::actor::{MatchHandle, PresenceGuard, Submission, Subscription};
 use super::log::LoggedEvent;
 use crate::error::ServiceError;
 
-pub type StreamItem = Result<pb::StreamMatchEventsResponse, tonic::Status>;
-
 /// One watcher's messages, as the connection sends them.
-pub type EventStream = Pin<Box<dyn Stream<Item = StreamItem> + Send>>;
+pub type EventStream =
+    Pin<Box<dyn Stream<Item = Result<pb::StreamMatchEventsResponse, tonic::Status>> + Send>>;
+
+/// One player's messages, as the connection sends them.
+pub type PlayStream = Pin<Box<dyn Stream<Item = Result<pb::PlayResponse, tonic::Status>> + Send>>;
+
+/// An action a player sent, read as far as the match's actor is not needed: its client action
+/// id, and the submission or why it is refused without reaching the match (no choice given, the
+/// rate limit).
+pub struct PlayerAction {
+    pub client_action_id: String,
+    pub submission: Result<Submission, ServiceError>,
+}
+
+/// What a player sends after opening its stream. An error ends the stream with it: the client
+/// broke the protocol, or its side of the connection failed.
+pub type PlayerActions = Pin<Box<dyn Stream<Item = Result<PlayerAction, tonic::Status>> + Send>>;
+
+/// A message of either kind of stream.
+#[derive(Debug)]
+enum Outgoing {
+    Event(pb::MatchEvent),
+    Heartbeat(pb::Heartbeat),
+    YourTurn(pb::YourTurn),
+    /// Only on a player's stream.
+    Acted(pb::ActionOutcome),
+}
 
 /// Counts the spectator streams open per match, so that a match refuses one beyond its limit.
 pub struct SpectatorSlots {
@@ -113,6 +144,17 @@ enum Finish {
     MatchGone,
     /// The server is shutting down.
     Shutdown,
+    /// The player broke the protocol or its connection failed.
+    Failed,
+}
+
+/// What a stream waited for.
+enum Woken {
+    /// An event, a lag, the end of the feed, or (`Err`) a quiet heartbeat interval.
+    Live(Result<Result<Arc<LoggedEvent>, RecvError>, tokio::time::error::Elapsed>),
+    /// The player's next action; `None` once it has sent its last.
+    Action(Option<Result<PlayerAction, tonic::Status>>),
+    Stopping,
 }
 
 /// A watcher's stream: the backlog after `after_seq`, then live events, heartbeats after
@@ -122,55 +164,67 @@ enum Finish {
 pub fn watch_events(
     handle: MatchHandle,
     subscription: Subscription,
-    after_seq: u64,
+    start: StreamStart,
     prompt: Option<pb::ActionDetail>,
-    heartbeat: Duration,
     slot: Option<SpectatorSlot>,
-    stopping: watch::Receiver<bool>,
 ) -> EventStream {
-    let Subscription {
-        viewer,
-        seat_name,
-        backlog,
-        live,
-        ended,
-        presence,
-    } = subscription;
-    let prompts = match (prompt, viewer, seat_name) {
-        (Some(detail), Viewer::Seat(seat), Some(seat_name)) => Some(Prompts {
-            seat,
-            seat_name,
-            detail,
-            prompted: None,
-        }),
-        _ => None,
-    };
-    let mut follower = Follower {
+    use pb::stream_match_events_response::Item;
+    let follower = Follower::new(handle, subscription, start, prompt, None, slot);
+    Box::pin(follower.into_stream().map(|outgoing| {
+        let item = match outgoing? {
+            Outgoing::Event(event) => Item::Event(event),
+            Outgoing::Heartbeat(heartbeat) => Item::Heartbeat(heartbeat),
+            Outgoing::YourTurn(turn) => Item::YourTurn(turn),
+            Outgoing::Acted(_) => unreachable!("a watcher's stream takes no actions"),
+        };
+        Ok(pb::StreamMatchEventsResponse { item: Some(item) })
+    }))
+}
+
+/// A player's stream: what [`watch_events`] sends a seat with prompts in `prompt_detail`, and
+/// the outcome of each of the player's actions, submitted for its seat in the order sent. It
+/// ends like a watcher's, or with the error the actions give.
+pub fn play(
+    handle: MatchHandle,
+    subscription: Subscription,
+    start: StreamStart,
+    prompt_detail: pb::ActionDetail,
+    player: Player,
+) -> PlayStream {
+    use pb::play_response::Item;
+    let follower = Follower::new(
         handle,
-        viewer,
-        live,
-        heartbeat,
-        stopping,
-        sent: after_seq,
-        queued: VecDeque::new(),
-        finish: None,
-        prompt_due: true,
-        prompts,
-        _presence: presence,
-        _slot: slot,
-    };
-    follower.queue(&backlog);
-    if ended && follower.finish.is_none() {
-        // The end was at or before `after_seq`: nothing more will come.
-        follower.finish = Some(Finish::MatchEnded);
-    }
-    Box::pin(futures_util::stream::unfold(
-        follower,
-        |mut follower| async move {
-            let item = follower.next().await?;
-            Some((Ok(item), follower))
-        },
-    ))
+        subscription,
+        start,
+        Some(prompt_detail),
+        Some(player),
+        None,
+    );
+    Box::pin(follower.into_stream().map(|outgoing| {
+        let item = match outgoing? {
+            Outgoing::Event(event) => Item::Event(event),
+            Outgoing::Heartbeat(heartbeat) => Item::Heartbeat(heartbeat),
+            Outgoing::YourTurn(turn) => Item::YourTurn(turn),
+            Outgoing::Acted(outcome) => Item::Acted(outcome),
+        };
+        Ok(pb::PlayResponse { item: Some(item) })
+    }))
+}
+
+/// Where a stream starts, and what it shares with every other.
+pub struct StreamStart {
+    /// The stream sends events after this seq.
+    pub after_seq: u64,
+    /// Quiet on the stream before it sends a heartbeat.
+    pub heartbeat: Duration,
+    /// Turns true when the server shuts down, which ends the stream.
+    pub stopping: watch::Receiver<bool>,
+}
+
+/// The acting side of a player's stream: the seat's token and the actions still to come.
+pub struct Player {
+    pub token: String,
+    pub actions: PlayerActions,
 }
 
 struct Follower {
@@ -182,14 +236,19 @@ struct Follower {
     /// The seq of the newest event queued.
     sent: u64,
     /// Messages ready to go, in order.
-    queued: VecDeque<pb::StreamMatchEventsResponse>,
+    queued: VecDeque<Outgoing>,
     /// Set once nothing more will be queued.
     finish: Option<Finish>,
+    /// Sent after the queue, to end the stream with an error.
+    failure: Option<tonic::Status>,
     /// Whether the prompt check runs before waiting for the next event. It runs on the call
     /// after the one that queued an event rather than in it, so the queued events are handed to
     /// the connection before the check waits on the actor.
     prompt_due: bool,
     prompts: Option<Prompts>,
+    /// A player's stream: the seat's token and the actions still to come. `None` on a
+    /// watcher's, and once the player has sent its last.
+    player: Option<Player>,
     /// Held while the stream exists: a seat watching counts as connected.
     _presence: Option<PresenceGuard>,
     _slot: Option<SpectatorSlot>,
@@ -204,13 +263,72 @@ struct Prompts {
 }
 
 impl Follower {
+    fn new(
+        handle: MatchHandle,
+        subscription: Subscription,
+        start: StreamStart,
+        prompt: Option<pb::ActionDetail>,
+        player: Option<Player>,
+        slot: Option<SpectatorSlot>,
+    ) -> Self {
+        let Subscription {
+            viewer,
+            seat_name,
+            backlog,
+            live,
+            ended,
+            presence,
+        } = subscription;
+        let prompts = match (prompt, viewer, seat_name) {
+            (Some(detail), Viewer::Seat(seat), Some(seat_name)) => Some(Prompts {
+                seat,
+                seat_name,
+                detail,
+                prompted: None,
+            }),
+            _ => None,
+        };
+        let mut follower = Follower {
+            handle,
+            viewer,
+            live,
+            heartbeat: start.heartbeat,
+            stopping: start.stopping,
+            sent: start.after_seq,
+            queued: VecDeque::new(),
+            finish: None,
+            failure: None,
+            prompt_due: true,
+            prompts,
+            player,
+            _presence: presence,
+            _slot: slot,
+        };
+        follower.queue(&backlog);
+        if ended && follower.finish.is_none() {
+            // The end was at or before `after_seq`: nothing more will come.
+            follower.finish = Some(Finish::MatchEnded);
+        }
+        follower
+    }
+
+    fn into_stream(self) -> impl Stream<Item = Result<Outgoing, tonic::Status>> + Send {
+        futures_util::stream::unfold(self, |mut follower| async move {
+            let item = follower.next().await?;
+            Some((item, follower))
+        })
+    }
+
     /// The next message, or `None` once the stream is over.
-    async fn next(&mut self) -> Option<pb::StreamMatchEventsResponse> {
+    async fn next(&mut self) -> Option<Result<Outgoing, tonic::Status>> {
         loop {
             if let Some(item) = self.queued.pop_front() {
-                return Some(item);
+                return Some(Ok(item));
             }
             if let Some(finish) = self.finish {
+                if let Some(status) = self.failure.take() {
+                    return Some(Err(status));
+                }
                 tracing::debug!(?finish, last_seq = self.sent, "event stream finished");
                 return None;
             }
@@ -226,24 +344,85 @@ impl Follower {
                 return;
             }
         }
-        let received = tokio::select! {
-            received = tokio::time::timeout(self.heartbeat, self.live.recv()) => Some(received),
-            _ = self.stopping.wait_for(|stop| *stop) => None,
+        let woken = tokio::select! {
+            received = tokio::time::timeout(self.heartbeat, self.live.recv()) => {
+                Woken::Live(received)
+            }
+            action = next_action(&mut self.player) => Woken::Action(action),
+            _ = self.stopping.wait_for(|stop| *stop) => Woken::Stopping,
         };
-        let Some(received) = received else {
-            self.finish = Some(Finish::Shutdown);
-            return;
-        };
-        match received {
-            Err(_quiet) => self.queue_heartbeat(),
-            Ok(Ok(event)) if event.seq <= self.sent => {}
-            Ok(Ok(event)) if event.seq == self.sent + 1 => self.queue(&[event]),
+        match woken {
+            Woken::Stopping => {
+                self.finish = Some(Finish::Shutdown);
+                return;
+            }
+            Woken::Live(Err(_quiet)) => self.queue_heartbeat(),
+            Woken::Live(Ok(Ok(event))) if event.seq <= self.sent => {}
+            Woken::Live(Ok(Ok(event))) if event.seq == self.sent + 1 => self.queue(&[event]),
             // A gap (only possible right after a lag) or a lag: catch up from the log.
-            Ok(Ok(_)) | Ok(Err(RecvError::Lagged(_))) => self.catch_up().await,
-            Ok(Err(RecvError::Closed)) => self.finish = Some(Finish::MatchGone),
+            Woken::Live(Ok(Ok(_) | Err(RecvError::Lagged(_)))) => self.catch_up().await,
+            Woken::Live(Ok(Err(RecvError::Closed))) => self.finish = Some(Finish::MatchGone),
+            Woken::Action(Some(Ok(action))) => self.act(action).await,
+            Woken::Action(Some(Err(status))) => {
+                self.failure = Some(status);
+                self.finish = Some(Finish::Failed);
+            }
+            // The player sent its last action; it may still be reading.
+            Woken::Action(None) => self.player = None,
         }
         // Also after a heartbeat, which makes it a retry should a prompt ever be missed.
         self.prompt_due = true;
+    }
+
+    /// Submits a player's action and queues its outcome, after the events it caused.
+    async fn act(&mut self, action: PlayerAction) {
+        let Some(player) = self.player.as_ref() else {
+            return;
+        };
+        let submitted = match action.submission {
+            Ok(submission) => {
+                self.handle
+                    .submit(Some(player.token.clone()), submission)
+                    .await
+            }
+            Err(refused) => Err(refused),
+        };
+        let result = match submitted {
+            Ok(response) => {
+                if let Some(last) = response.events.last() {
+                    self.catch_up_to(last.seq).await;
+                }
+                pb::action_outcome::Result::Accepted(pb::ActionAccepted {
+                    version: response.version,
+                    duplicate: response.duplicate,
+                })
+            }
+            Err(error) => {
+                tracing::debug!(%error, "action refused");
+                pb::action_outcome::Result::Refused(error.refusal())
+            }
+        };
+        self.queued.push_back(Outgoing::Acted(pb::ActionOutcome {
+            client_action_id: action.client_action_id,
+            result: Some(result),
+        }));
+    }
+
+    /// Queues the events up to `seq`. The actor publishes an action's events before it answers,
+    /// so they are normally waiting on the live feed already.
+    async fn catch_up_to(&mut self, seq: u64) {
+        while self.sent < seq && self.finish.is_none() {
+            match self.live.try_recv() {
+                Ok(event) if event.seq <= self.sent => {}
+                Ok(event) if event.seq == self.sent + 1 => self.queue(&[event]),
+                Err(TryRecvError::Closed) => self.finish = Some(Finish::MatchGone),
+                // A gap, a lag, or nothing there after all: the log has them.
+                Ok(_) | Err(TryRecvError::Lagged(_) | TryRecvError::Empty) => {
+                    self.catch_up().await;
+                    return;
+                }
+            }
+        }
     }
 
     /// Queues `your_turn` when the seat is due to act and has not been prompted at this version.
@@ -271,9 +450,7 @@ impl Follower {
             }
         };
         prompts.prompted = Some(turn.version);
-        self.queued.push_back(pb::StreamMatchEventsResponse {
-            item: Some(pb::stream_match_events_response::Item::YourTurn(turn)),
-        });
+        self.queued.push_back(Outgoing::YourTurn(turn));
     }
 
     async fn catch_up(&mut self) {
@@ -290,11 +467,8 @@ impl Follower {
     /// Queues events in order, up to and including one that ends the match.
     fn queue(&mut self, events: &[Arc<LoggedEvent>]) {
         for event in events {
-            self.queued.push_back(pb::StreamMatchEventsResponse {
-                item: Some(pb::stream_match_events_response::Item::Event(
-                    event.view_for(self.viewer),
-                )),
-            });
+            self.queued
+                .push_back(Outgoing::Event(event.view_for(self.viewer)));
             self.sent = event.seq;
             if event.ends_match() {
                 self.finish = Some(Finish::MatchEnded);
@@ -304,13 +478,17 @@ impl Follower {
     }
 
     fn queue_heartbeat(&mut self) {
-        self.queued.push_back(pb::StreamMatchEventsResponse {
-            item: Some(pb::stream_match_events_response::Item::Heartbeat(
-                pb::Heartbeat {
-                    last_seq: self.sent,
-                },
-            )),
-        });
+        self.queued.push_back(Outgoing::Heartbeat(pb::Heartbeat {
+            last_seq: self.sent,
+        }));
+    }
+}
+
+/// A player's next action; never ready on a watcher's stream or once the player sent its last.
+async fn next_action(player: &mut Option<Player>) -> Option<Result<PlayerAction, tonic::Status>> {
+    match player {
+        Some(player) => player.actions.next().await,
+        None => std::future::pending().await,
     }
 }
 
@@ -382,15 +560,12 @@ mod tests {
         }
         let subscription = handle.watch(None, 0).await.unwrap();
         let (_never_stop, stopping) = watch::channel(false);
-        let mut stream = watch_events(
-            handle.clone(),
-            subscription,
-            0,
-            None,
-            Duration::from_secs(60),
-            None,
+        let start = StreamStart {
+            after_seq: 0,
+            heartbeat: Duration::from_secs(60),
             stopping,
-        );
+        };
+        let mut stream = watch_events(handle.clone(), subscription, start, None, None);
 
         // Nobody reads while the live feed, holding two, overflows many times over.
         play(&handle, &tokens, 40).await;
