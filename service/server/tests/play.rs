@@ -398,3 +398,66 @@ async fn opening_twice_ends_the_stream_with_an_error() {
     assert_eq!(reason(&error), "INVALID_ARGUMENT");
     assert!(error.message().contains("only be the first"));
 }
+
+#[tokio::test]
+async fn an_open_play_stream_keeps_its_seat_connected() {
+    let server = start().await;
+    let mut client = server.matches().await;
+    let created = client
+        .create_match(pb::CreateMatchRequest {
+            variant_id: SOCCER_CHESS.to_owned(),
+            options: short_options(),
+            abandon_after: Some(prost_types::Duration {
+                seconds: 1,
+                nanos: 0,
+            }),
+            ..Default::default()
+        })
+        .await
+        .expect("create")
+        .into_inner()
+        .r#match
+        .expect("match");
+    let mut tokens = std::collections::HashMap::new();
+    for seat in ["first", "second"] {
+        let joined = client
+            .join_match(pb::JoinMatchRequest {
+                match_id: created.match_id.clone(),
+                seat: seat.to_owned(),
+                player_name: seat.to_owned(),
+            })
+            .await
+            .expect("join")
+            .into_inner();
+        tokens.insert(joined.seat, joined.seat_token);
+    }
+    let seated = Seated {
+        match_id: created.match_id.clone(),
+        tokens,
+    };
+    let claim = |client: &mut MatchServiceClient<Channel>| {
+        let mut client = client.clone();
+        let request = authed(
+            pb::ClaimVictoryRequest {
+                match_id: seated.match_id.clone(),
+            },
+            seated.token("second"),
+        );
+        async move { client.claim_victory(request).await }
+    };
+
+    let stream = play_seat(&mut client, &seated, "first", 0).await;
+    tokio::time::sleep(std::time::Duration::from_millis(1300)).await;
+    let refused = claim(&mut client).await.expect_err("first is connected");
+    assert_eq!(reason(&refused), "OPPONENT_CONNECTED");
+
+    drop(stream);
+    tokio::time::sleep(std::time::Duration::from_millis(1300)).await;
+    let won = claim(&mut client)
+        .await
+        .expect("first has been away for abandon_after")
+        .into_inner()
+        .r#match
+        .expect("match");
+    assert_eq!(won.status, pb::MatchStatus::Finished as i32);
+}
