@@ -660,42 +660,44 @@ async fn play_prompted(
 ) -> Result<(), String> {
     // Every variant has two seats.
     let seeds = [rng.u64(..), rng.u64(..)];
-    let (first, second) = match bots.turns {
+    let seat = |index: usize, slot| {
+        play_seat(
+            channel.clone(),
+            seated,
+            index,
+            bots,
+            seeds[index],
+            deadline,
+            slot,
+        )
+    };
+    let (first, second) = tokio::join!(seat(0, first), seat(1, second));
+    first.and(second)
+}
+
+/// One seat of a match, played as `bots.turns` says, until the match ends or `deadline` passes.
+async fn play_seat(
+    channel: Channel,
+    seated: &SeatedMatch,
+    seat: usize,
+    bots: Bots,
+    seed: u64,
+    deadline: Instant,
+    slot: &mut Slot,
+) -> Result<(), String> {
+    match bots.turns {
         Turns::Play => {
-            let seat = |index: usize, slot| {
-                play_seat_over_play(
-                    channel.clone(),
-                    seated,
-                    index,
-                    bots.detail,
-                    seeds[index],
-                    deadline,
-                    slot,
-                )
-            };
-            tokio::join!(seat(0, first), seat(1, second))
+            play_seat_over_play(channel, seated, seat, bots.detail, seed, deadline, slot).await
         }
         Turns::Stream | Turns::Poll => {
-            let seat = |index: usize, slot| {
-                play_seat(
-                    channel.clone(),
-                    seated,
-                    index,
-                    bots.detail,
-                    seeds[index],
-                    deadline,
-                    slot,
-                )
-            };
-            tokio::join!(seat(0, first), seat(1, second))
+            play_seat_prompted(channel, seated, seat, bots.detail, seed, deadline, slot).await
         }
-    };
-    first.and(second)
+    }
 }
 
 /// One seat of a match: answers every prompt on its stream with a random legal action until
 /// the match ends or `deadline` passes, counting into `slot`.
-async fn play_seat(
+async fn play_seat_prompted(
     channel: Channel,
     seated: &SeatedMatch,
     seat: usize,
@@ -728,26 +730,57 @@ async fn play_seat(
                 return Err(format!("StreamMatchEvents: {}", describe(&status)));
             }
         };
-        let Some(turn) = item.your_turn else {
-            if seat == 0 && item.event.is_some_and(|event| event.match_ended.is_some()) {
-                // Both seats see the end: the first seat counts it.
-                slot.finished += 1;
+        match next_move(item.your_turn, item.event, seat, deadline, &mut rng, slot)? {
+            Move::Wait => {}
+            Move::Stop => return Ok(()),
+            Move::Act { version, index } => {
+                submit(&channel, seated, seat, version, index, slot).await?;
             }
-            continue;
-        };
-        if Instant::now() >= deadline {
-            return Ok(());
         }
-        slot.prompts += 1;
-        if turn.listed == 0 {
-            return Err(format!(
-                "a prompt at version {} listed no action",
-                turn.version
-            ));
-        }
-        let index = rng.u32(..turn.listed);
-        submit(&channel, seated, seat, turn.version, index, slot).await?;
     }
+}
+
+/// What a bot does after a message of its stream.
+enum Move {
+    /// Nothing: it was not a prompt.
+    Wait,
+    /// Time is up.
+    Stop,
+    /// Act at `version` with the action at `index`.
+    Act { version: u64, index: u32 },
+}
+
+/// A bot's answer to a message carrying `prompt` or `event`: a random action for a prompt until
+/// `deadline`. Seat 0 counts finished matches (both seats see the end); a prompt listing
+/// nothing is an error.
+fn next_move(
+    prompt: Option<LeanYourTurn>,
+    event: Option<LeanEvent>,
+    seat: usize,
+    deadline: Instant,
+    rng: &mut fastrand::Rng,
+    slot: &mut Slot,
+) -> Result<Move, String> {
+    let Some(turn) = prompt else {
+        if seat == 0 && event.is_some_and(|event| event.match_ended.is_some()) {
+            slot.finished += 1;
+        }
+        return Ok(Move::Wait);
+    };
+    if Instant::now() >= deadline {
+        return Ok(Move::Stop);
+    }
+    slot.prompts += 1;
+    if turn.listed == 0 {
+        return Err(format!(
+            "a prompt at version {} listed no action",
+            turn.version
+        ));
+    }
+    Ok(Move::Act {
+        version: turn.version,
+        index: rng.u32(..turn.listed),
+    })
 }
 
 /// Requests a load bot queues on its `Play` stream before the connection takes them.
@@ -810,27 +843,16 @@ async fn play_seat_over_play(
             }
             continue;
         }
-        let Some(turn) = item.your_turn else {
-            if seat == 0 && item.event.is_some_and(|event| event.match_ended.is_some()) {
-                // Both seats see the end: the first seat counts it.
-                slot.finished += 1;
-            }
-            continue;
-        };
-        if Instant::now() >= deadline {
-            return Ok(());
-        }
-        slot.prompts += 1;
-        if turn.listed == 0 {
-            return Err(format!(
-                "a prompt at version {} listed no action",
-                turn.version
-            ));
-        }
+        let (version, index) =
+            match next_move(item.your_turn, item.event, seat, deadline, &mut rng, slot)? {
+                Move::Wait => continue,
+                Move::Stop => return Ok(()),
+                Move::Act { version, index } => (version, index),
+            };
         let act = pb::PlayAction {
-            expected_version: turn.version,
-            client_action_id: format!("{}@{}", seated.seats[seat].0, turn.version),
-            choice: Some(pb::play_action::Choice::Index(rng.u32(..turn.listed))),
+            expected_version: version,
+            client_action_id: format!("{}@{}", seated.seats[seat].0, version),
+            choice: Some(pb::play_action::Choice::Index(index)),
         };
         sent_at = Some(Instant::now());
         requests

@@ -112,6 +112,30 @@ impl PlayStream {
     }
 }
 
+/// A seated match, the seat to act, its open `Play` stream and the prompt it opened with.
+struct Prompted {
+    client: MatchServiceClient<Channel>,
+    seated: Seated,
+    seat: String,
+    stream: PlayStream,
+    turn: pb::YourTurn,
+}
+
+async fn prompted(server: &TestServer) -> Prompted {
+    let mut client = server.matches().await;
+    let seated = seated(&mut client).await;
+    let seat = to_act(&mut client, &seated.match_id).await.expect("to act");
+    let mut stream = play_seat(&mut client, &seated, &seat, 0).await;
+    let turn = stream.prompt().await;
+    Prompted {
+        client,
+        seated,
+        seat,
+        stream,
+        turn,
+    }
+}
+
 fn refused(outcome: pb::ActionOutcome) -> pb::ActionRefused {
     match outcome.result {
         Some(pb::action_outcome::Result::Refused(refused)) => refused,
@@ -180,18 +204,10 @@ async fn two_seats_play_a_whole_match_over_play_streams() {
     let server = start().await;
     let mut client = server.matches().await;
     let seated = std::sync::Arc::new(seated(&mut client).await);
-    let mut players = Vec::new();
-    for (seed, seat) in ["first", "second"].into_iter().enumerate() {
-        let client = server.matches().await;
-        let seated = std::sync::Arc::clone(&seated);
-        players.push(tokio::spawn(async move {
-            play_to_the_end(client, &seated, seat, seed as u64 + 11).await
-        }));
-    }
-    let mut logs = Vec::new();
-    for player in players {
-        logs.push(player.await.expect("player"));
-    }
+    let logs = both_seats(&server, &seated, |client, seated, seat, seed| async move {
+        play_to_the_end(client, &seated, seat, seed + 11).await
+    })
+    .await;
 
     let end = get(&mut client, &seated.match_id).await;
     assert_eq!(end.status, pb::MatchStatus::Finished as i32);
@@ -207,11 +223,13 @@ async fn two_seats_play_a_whole_match_over_play_streams() {
 #[tokio::test]
 async fn a_refused_action_changes_nothing_and_the_stream_goes_on() {
     let server = start().await;
-    let mut client = server.matches().await;
-    let seated = seated(&mut client).await;
-    let seat = to_act(&mut client, &seated.match_id).await.expect("to act");
-    let mut stream = play_seat(&mut client, &seated, &seat, 0).await;
-    let turn = stream.prompt().await;
+    let Prompted {
+        mut client,
+        seated,
+        mut stream,
+        turn,
+        ..
+    } = prompted(&server).await;
     let before = get(&mut client, &seated.match_id).await;
 
     stream.send(act(turn.version + 5, "stale", Some(0))).await;
@@ -254,11 +272,13 @@ async fn a_refused_action_changes_nothing_and_the_stream_goes_on() {
 #[tokio::test]
 async fn an_action_sent_again_is_answered_with_its_first_outcome() {
     let server = start().await;
-    let mut client = server.matches().await;
-    let seated = seated(&mut client).await;
-    let seat = to_act(&mut client, &seated.match_id).await.expect("to act");
-    let mut stream = play_seat(&mut client, &seated, &seat, 0).await;
-    let turn = stream.prompt().await;
+    let Prompted {
+        mut client,
+        seated,
+        seat,
+        mut stream,
+        turn,
+    } = prompted(&server).await;
 
     stream.send(act(turn.version, "once", Some(0))).await;
     let first = accepted(stream.outcome().await);
@@ -296,11 +316,13 @@ async fn the_rate_limit_refuses_in_band_with_the_delay() {
     settings.limits.actions_per_second = 1;
     settings.limits.action_burst = 1;
     let server = start_with(settings).await;
-    let mut client = server.matches().await;
-    let seated = seated(&mut client).await;
-    let seat = to_act(&mut client, &seated.match_id).await.expect("to act");
-    let mut stream = play_seat(&mut client, &seated, &seat, 0).await;
-    let turn = stream.prompt().await;
+    let Prompted {
+        mut client,
+        seated,
+        mut stream,
+        turn,
+        ..
+    } = prompted(&server).await;
 
     // The first spends the burst; the second finds the bucket empty.
     stream.send(act(turn.version + 1, "a", Some(0))).await;

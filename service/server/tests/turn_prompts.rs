@@ -111,18 +111,10 @@ async fn two_seats_play_a_whole_match_from_their_prompts() {
     let server = start().await;
     let mut client = server.matches().await;
     let seated = std::sync::Arc::new(seated(&mut client).await);
-    let mut players = Vec::new();
-    for (seed, seat) in ["first", "second"].into_iter().enumerate() {
-        let client = server.matches().await;
-        let seated = std::sync::Arc::clone(&seated);
-        players.push(tokio::spawn(async move {
-            play_from_prompts(client, &seated, seat, seed as u64 + 3).await
-        }));
-    }
-    let mut logs = Vec::new();
-    for player in players {
-        logs.push(player.await.expect("player"));
-    }
+    let logs = both_seats(&server, &seated, |client, seated, seat, seed| async move {
+        play_from_prompts(client, &seated, seat, seed + 3).await
+    })
+    .await;
 
     let end = get(&mut client, &seated.match_id).await;
     assert_eq!(end.status, pb::MatchStatus::Finished as i32);

@@ -273,6 +273,35 @@ pub async fn play_many(
     limit
 }
 
+/// Runs `play(client, seated, seat, seed)` for both seats of `seated` at once, each on a
+/// connection of its own with seed 0 or 1, and returns what each returned, first seat first.
+pub async fn both_seats<T, F, Fut>(
+    server: &TestServer,
+    seated: &std::sync::Arc<Seated>,
+    play: F,
+) -> Vec<T>
+where
+    F: Fn(MatchServiceClient<Channel>, std::sync::Arc<Seated>, &'static str, u64) -> Fut,
+    Fut: std::future::Future<Output = T> + Send + 'static,
+    T: Send + 'static,
+{
+    let mut players = Vec::new();
+    for (seed, seat) in ["first", "second"].into_iter().enumerate() {
+        let client = server.matches().await;
+        players.push(tokio::spawn(play(
+            client,
+            std::sync::Arc::clone(seated),
+            seat,
+            seed as u64,
+        )));
+    }
+    let mut results = Vec::new();
+    for player in players {
+        results.push(player.await.expect("player"));
+    }
+    results
+}
+
 /// Every event of a match as `token`'s seat (or a spectator) sees it, read from a stream
 /// started at 0 and stopped once `count` events arrived.
 pub async fn read_events(
