@@ -720,15 +720,8 @@ async fn play_seat_prompted(
         .await
         .map_err(|status| format!("StreamMatchEvents: {}", describe(&status)))?;
     loop {
-        let item = match tokio::time::timeout_at(deadline.into(), stream.message()).await {
-            // Time is up while waiting for the other seat.
-            Err(_) => return Ok(()),
-            Ok(Ok(Some(item))) => item,
-            // The stream closes after the match ended.
-            Ok(Ok(None)) => return Ok(()),
-            Ok(Err(status)) => {
-                return Err(format!("StreamMatchEvents: {}", describe(&status)));
-            }
+        let Some(item) = next_before(&mut stream, deadline, "StreamMatchEvents").await? else {
+            return Ok(());
         };
         match next_move(item.your_turn, item.event, seat, deadline, &mut rng, slot)? {
             Move::Wait => {}
@@ -737,6 +730,19 @@ async fn play_seat_prompted(
                 submit(&channel, seated, seat, version, index, slot).await?;
             }
         }
+    }
+}
+
+/// The next message of a bot's stream `call`, or `None` when the stream closed (after the match
+/// ended) or time is up while waiting (for the other seat, say).
+async fn next_before<T>(
+    stream: &mut tonic::Streaming<T>,
+    deadline: Instant,
+    call: &str,
+) -> Result<Option<T>, String> {
+    match tokio::time::timeout_at(deadline.into(), stream.message()).await {
+        Err(_) => Ok(None),
+        Ok(received) => received.map_err(|status| format!("{call}: {}", describe(&status))),
     }
 }
 
@@ -817,13 +823,8 @@ async fn play_seat_over_play(
         .map_err(|status| format!("Play: {}", describe(&status)))?;
     let mut sent_at = None;
     loop {
-        let item = match tokio::time::timeout_at(deadline.into(), stream.message()).await {
-            // Time is up while waiting for the other seat.
-            Err(_) => return Ok(()),
-            Ok(Ok(Some(item))) => item,
-            // The stream closes after the match ended.
-            Ok(Ok(None)) => return Ok(()),
-            Ok(Err(status)) => return Err(format!("Play: {}", describe(&status))),
+        let Some(item) = next_before(&mut stream, deadline, "Play").await? else {
+            return Ok(());
         };
         if let Some(outcome) = item.acted {
             if let Some(sent) = sent_at.take() {

@@ -357,11 +357,7 @@ impl Follower {
                 return;
             }
             Woken::Live(Err(_quiet)) => self.queue_heartbeat(),
-            Woken::Live(Ok(Ok(event))) if event.seq <= self.sent => {}
-            Woken::Live(Ok(Ok(event))) if event.seq == self.sent + 1 => self.queue(&[event]),
-            // A gap (only possible right after a lag) or a lag: catch up from the log.
-            Woken::Live(Ok(Ok(_) | Err(RecvError::Lagged(_)))) => self.catch_up().await,
-            Woken::Live(Ok(Err(RecvError::Closed))) => self.finish = Some(Finish::MatchGone),
+            Woken::Live(Ok(received)) => self.take_live(received).await,
             Woken::Action(Some(Ok(action))) => self.act(action).await,
             Woken::Action(Some(Err(status))) => {
                 self.failure = Some(status);
@@ -374,17 +370,22 @@ impl Follower {
         self.prompt_due = true;
     }
 
+    /// Takes what the live feed gave: queues the next event, skips one already sent, catches up
+    /// from the log after a gap (only possible right after a lag) or a lag.
+    async fn take_live(&mut self, received: Result<Arc<LoggedEvent>, RecvError>) {
+        match received {
+            Ok(event) if event.seq <= self.sent => {}
+            Ok(event) if event.seq == self.sent + 1 => self.queue(&[event]),
+            Ok(_) | Err(RecvError::Lagged(_)) => self.catch_up().await,
+            Err(RecvError::Closed) => self.finish = Some(Finish::MatchGone),
+        }
+    }
+
     /// Submits a player's action and queues its outcome, after the events it caused.
     async fn act(&mut self, action: PlayerAction) {
-        let Some(player) = self.player.as_ref() else {
-            return;
-        };
+        let token = self.player.as_ref().map(|player| player.token.clone());
         let submitted = match action.submission {
-            Ok(submission) => {
-                self.handle
-                    .submit(Some(player.token.clone()), submission)
-                    .await
-            }
+            Ok(submission) => self.handle.submit(token, submission).await,
             Err(refused) => Err(refused),
         };
         let result = match submitted {
@@ -413,11 +414,10 @@ impl Follower {
     async fn catch_up_to(&mut self, seq: u64) {
         while self.sent < seq && self.finish.is_none() {
             match self.live.try_recv() {
-                Ok(event) if event.seq <= self.sent => {}
-                Ok(event) if event.seq == self.sent + 1 => self.queue(&[event]),
-                Err(TryRecvError::Closed) => self.finish = Some(Finish::MatchGone),
-                // A gap, a lag, or nothing there after all: the log has them.
-                Ok(_) | Err(TryRecvError::Lagged(_) | TryRecvError::Empty) => {
+                Ok(event) => self.take_live(Ok(event)).await,
+                Err(TryRecvError::Closed) => self.take_live(Err(RecvError::Closed)).await,
+                // A lag, or nothing there after all: the log has every committed event.
+                Err(TryRecvError::Lagged(_) | TryRecvError::Empty) => {
                     self.catch_up().await;
                     return;
                 }
