@@ -483,3 +483,42 @@ async fn an_open_play_stream_keeps_its_seat_connected() {
         .expect("match");
     assert_eq!(won.status, pb::MatchStatus::Finished as i32);
 }
+
+#[tokio::test]
+async fn an_oversized_action_ends_the_stream_and_changes_nothing() {
+    let mut settings = test_settings();
+    settings.limits.max_request_bytes = 1024;
+    let server = start_with(settings).await;
+    let Prompted {
+        mut client,
+        seated,
+        mut stream,
+        turn,
+        ..
+    } = prompted(&server).await;
+    stream
+        .send(pb::PlayRequest {
+            kind: Some(pb::play_request::Kind::Act(pb::PlayAction {
+                expected_version: turn.version,
+                client_action_id: "big".to_owned(),
+                choice: Some(pb::play_action::Choice::Notation("x".repeat(2048))),
+            })),
+        })
+        .await;
+    let error = loop {
+        match stream.responses.message().await {
+            Ok(Some(message)) => assert!(
+                !matches!(message.item, Some(Item::Acted(_))),
+                "an oversized action got an outcome: {message:?}"
+            ),
+            Ok(None) => panic!("the stream ended without an error"),
+            Err(status) => break status,
+        }
+    };
+    assert_eq!(error.code(), Code::ResourceExhausted, "{error:?}");
+    assert_eq!(reason(&error), "MESSAGE_TOO_LARGE");
+    assert_eq!(
+        get(&mut client, &seated.match_id).await.version,
+        turn.version
+    );
+}
