@@ -120,7 +120,12 @@ fn measure<G: Game>() -> Figures {
     let mut seed = 0u64;
     while listings < LISTINGS {
         seed += 1;
-        let game: G = start(&Default::default(), seed, None).expect("default setup starts");
+        let game: G = start(
+            &Default::default(),
+            pitchmate_rules::Seed::from_number(seed),
+            None,
+        )
+        .expect("default setup starts");
         let playout = random_playout(game.clone(), &mut Rng::new(seed ^ 0x5eed), MAX_ACTIONS);
         let mut game = game;
         for (seat, action) in &playout.log {

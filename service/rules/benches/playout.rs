@@ -42,7 +42,12 @@ fn measure<G: Game>() -> Figures {
     let mut seed = 0u64;
     while figures.playout < BUDGET {
         seed += 1;
-        let game: G = start(&Default::default(), seed, None).expect("default setup starts");
+        let game: G = start(
+            &Default::default(),
+            pitchmate_rules::Seed::from_number(seed),
+            None,
+        )
+        .expect("default setup starts");
         let setup_copy = game.clone();
         let began = Instant::now();
         let playout = random_playout(game, &mut Rng::new(seed ^ 0x5eed), MAX_ACTIONS);

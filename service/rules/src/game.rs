@@ -6,6 +6,7 @@ use thiserror::Error;
 
 use crate::board::BoardView;
 use crate::options::{OptionSpec, Options};
+use crate::rng::Seed;
 
 /// A seat at the table, `0..info().seats.len()`. Names live in [`VariantInfo::seats`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -153,9 +154,19 @@ pub struct Outcome {
 pub struct SetupSpec {
     /// Resolved against [`VariantInfo::options`], defaults filled in.
     pub options: Options,
-    pub seed: u64,
+    pub seed: Seed,
     /// A custom start position in the variant's position notation.
     pub position: Option<String>,
+}
+
+/// A rule of a game that a refusal enforces. Each game lists the rules its refusals cite
+/// ([`Game::rules`]), and its rules page (`docs/rules/<variant>.md`) explains each by its id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rule {
+    /// Stable and unique within its game: bots may match on it (`keeper-area`).
+    pub id: &'static str,
+    /// The rule in a few words, as the refusal message states it.
+    pub text: &'static str,
 }
 
 /// Why an action, option or position was refused. Refusal never changes state.
@@ -163,6 +174,8 @@ pub struct SetupSpec {
 #[error("{message}")]
 pub struct RuleError {
     pub kind: RuleErrorKind,
+    /// The rule an illegal action breaks; set on every `IllegalAction` refusal.
+    pub rule: Option<Rule>,
     /// Says what was wrong and, where it helps, what would be legal.
     pub message: String,
 }
@@ -181,12 +194,23 @@ impl RuleError {
     pub fn new(kind: RuleErrorKind, message: impl Into<String>) -> Self {
         Self {
             kind,
+            rule: None,
             message: message.into(),
         }
     }
 
     pub fn illegal(message: impl Into<String>) -> Self {
         Self::new(RuleErrorKind::IllegalAction, message)
+    }
+
+    /// An illegal action, refused by `rule`. The message starts with the rule's words, then
+    /// says what in this action breaks it and, where it helps, what would be legal.
+    pub fn breaks(rule: Rule, detail: impl std::fmt::Display) -> Self {
+        Self {
+            kind: RuleErrorKind::IllegalAction,
+            rule: Some(rule),
+            message: format!("{}: {detail}", rule.text),
+        }
     }
 
     pub fn not_your_turn(message: impl Into<String>) -> Self {
@@ -229,6 +253,11 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + Sized + 'static {
     type Details: Clone + Debug + PartialEq + Send + Sync;
 
     fn info() -> VariantInfo;
+
+    /// Every rule this game's refusals cite, each once.
+    fn rules() -> &'static [Rule] {
+        &[]
+    }
 
     fn new(setup: &SetupSpec) -> Result<Self, RuleError>;
 
@@ -292,7 +321,7 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + Sized + 'static {
 /// Resolves raw options against a variant's declared ones and starts a game.
 pub fn start<G: Game>(
     given: &std::collections::BTreeMap<String, crate::OptionValue>,
-    seed: u64,
+    seed: Seed,
     position: Option<String>,
 ) -> Result<G, RuleError> {
     let options = Options::resolve(&G::info().options, given)?;

@@ -24,9 +24,9 @@ pub mod xfutebol;
 
 pub use board::{BallView, BoardView, PieceView, Zone, ZoneKind};
 pub use game::{
-    Emitted, Game, Outcome, RuleError, RuleErrorKind, Seat, SetupSpec, Turn, TurnStructure,
+    Emitted, Game, Outcome, Rule, RuleError, RuleErrorKind, Seat, SetupSpec, Turn, TurnStructure,
     VariantInfo, Viewer, Visibility, start,
 };
 pub use geometry::Square;
 pub use options::{OptionKind, OptionSpec, OptionValue, Options};
-pub use rng::Rng;
+pub use rng::{Rng, Seed};

@@ -299,7 +299,7 @@ impl Game for Chessyball {
         let mut game = Self {
             settings,
             pitch,
-            rng: Rng::new(setup.seed),
+            rng: Rng::from_seed(&setup.seed),
             start_squares: pieces.iter().map(|p| p.square).collect(),
             grid: vec![EMPTY; pitch.cell_count()],
             pieces,

@@ -30,7 +30,7 @@ fn options(given: &[(&str, OptionValue)]) -> BTreeMap<String, OptionValue> {
 }
 
 fn game_with(given: &[(&str, OptionValue)], seed: u64, position: Option<String>) -> Chessyball {
-    start::<Chessyball>(&options(given), seed, position).unwrap()
+    start::<Chessyball>(&options(given), crate::Seed::from_number(seed), position).unwrap()
 }
 
 /// A standard-board position from `(square, symbol)` pairs and the side to move.
@@ -234,8 +234,12 @@ fn a_smaller_team_fills_the_centre_of_the_formation_first() {
 #[test]
 fn board_sizes_without_a_centre_are_refused() {
     for (name, value) in [("files", 17), ("ranks", 12)] {
-        let err =
-            start::<Chessyball>(&options(&[(name, OptionValue::Int(value))]), 1, None).unwrap_err();
+        let err = start::<Chessyball>(
+            &options(&[(name, OptionValue::Int(value))]),
+            crate::Seed::from_number(1),
+            None,
+        )
+        .unwrap_err();
         assert_eq!(err.kind, RuleErrorKind::InvalidOption, "{name}");
         assert!(err.message.contains(name));
     }
@@ -1179,7 +1183,12 @@ fn every_option_is_documented_with_its_default() {
 #[test]
 fn a_long_run_of_empty_cells_is_refused_not_overflowed() {
     let text = "99999999999/18/18/18/18/1K6o7k1/18/18/18/18/17M h";
-    let err = start::<Chessyball>(&BTreeMap::new(), 1, Some(text.to_owned())).unwrap_err();
+    let err = start::<Chessyball>(
+        &BTreeMap::new(),
+        crate::Seed::from_number(1),
+        Some(text.to_owned()),
+    )
+    .unwrap_err();
     assert_eq!(err.kind, RuleErrorKind::InvalidPosition);
     assert!(
         err.message.contains("more than 18 cells"),
@@ -1271,7 +1280,14 @@ fn position_notation_writes_the_state_and_reads_back_as_a_start() {
 #[test]
 fn malformed_or_illegal_start_positions_are_refused() {
     let good = position(&with_ball("h8", &[("e9", 'M')]), "h");
-    assert!(start::<Chessyball>(&BTreeMap::new(), 1, Some(good.clone())).is_ok());
+    assert!(
+        start::<Chessyball>(
+            &BTreeMap::new(),
+            crate::Seed::from_number(1),
+            Some(good.clone())
+        )
+        .is_ok()
+    );
     let keeper_outside = [
         ("e6", 'K'),
         ("q8", 'k'),
@@ -1314,12 +1330,24 @@ fn malformed_or_illegal_start_positions_are_refused() {
         (position(&[("h8", 'o'), ("e9", 'M')], "h"), "away has 0"),
     ];
     for (text, hint) in cases {
-        let err = start::<Chessyball>(&BTreeMap::new(), 1, Some(text.clone())).unwrap_err();
+        let err = start::<Chessyball>(
+            &BTreeMap::new(),
+            crate::Seed::from_number(1),
+            Some(text.clone()),
+        )
+        .unwrap_err();
         assert_eq!(err.kind, RuleErrorKind::InvalidPosition, "{text}");
         assert!(err.message.contains(hint), "{text}: {}", err.message);
     }
     let freed = options(&[("keeper_leaves_box", OptionValue::Bool(true))]);
-    assert!(start::<Chessyball>(&freed, 1, Some(position(&keeper_outside, "h"))).is_ok());
+    assert!(
+        start::<Chessyball>(
+            &freed,
+            crate::Seed::from_number(1),
+            Some(position(&keeper_outside, "h"))
+        )
+        .is_ok()
+    );
 }
 
 #[test]
@@ -1486,8 +1514,12 @@ fn check_position_round_trip(game: &Chessyball, given: &[(&str, OptionValue)]) {
     }
     let written = game.position();
     let board_and_side: Vec<&str> = written.split(' ').take(2).collect();
-    let again = start::<Chessyball>(&options(given), 0, Some(board_and_side.join(" ")))
-        .unwrap_or_else(|e| panic!("{written} does not read back: {e}"));
+    let again = start::<Chessyball>(
+        &options(given),
+        crate::Seed::from_number(0),
+        Some(board_and_side.join(" ")),
+    )
+    .unwrap_or_else(|e| panic!("{written} does not read back: {e}"));
     assert!(
         again.position().starts_with(&board_and_side.join(" ")),
         "{written}"
@@ -1500,7 +1532,7 @@ fn playout_setup(given: &[(&str, OptionValue)], seed: u64) -> (SetupSpec, usize)
     let setup = SetupSpec {
         options: crate::options::Options::resolve(&Chessyball::info().options, &options(given))
             .unwrap(),
-        seed,
+        seed: crate::Seed::from_number(seed),
         position: None,
     };
     let max_turns = setup.options.int("max_turns") as usize;

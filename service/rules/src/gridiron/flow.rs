@@ -9,10 +9,10 @@ use crate::geometry::Square;
 use crate::rng::Rng;
 
 impl Gridiron {
-    pub(crate) fn fresh(settings: Settings, seed: u64) -> Self {
+    pub(crate) fn fresh(settings: Settings, seed: &crate::rng::Seed) -> Self {
         Self {
             settings,
-            rng: Rng::new(seed),
+            rng: Rng::from_seed(seed),
             phase: Phase::Roster,
             drafts: [RosterDraft::default(), RosterDraft::default()],
             pieces: Vec::new(),

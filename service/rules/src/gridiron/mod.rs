@@ -496,7 +496,7 @@ impl Game for Gridiron {
             turns_per_down: setup.options.int(OPT_TURNS) as u32,
             overtime_periods: setup.options.int(OPT_OVERTIME) as u8,
         };
-        let mut game = Self::fresh(settings, setup.seed);
+        let mut game = Self::fresh(settings, &setup.seed);
         if let Some(text) = &setup.position {
             game.load_position(text)?;
         }

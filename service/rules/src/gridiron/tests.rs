@@ -19,7 +19,7 @@ fn spec(seed: u64, given: &[(&str, i64)]) -> SetupSpec {
         .collect();
     SetupSpec {
         options: Options::resolve(&Gridiron::info().options, &given).unwrap(),
-        seed,
+        seed: crate::Seed::from_number(seed),
         position: None,
     }
 }

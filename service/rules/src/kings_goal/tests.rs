@@ -17,7 +17,7 @@ fn spec(position: Option<&str>, moves_per_half: i64) -> SetupSpec {
     )]);
     SetupSpec {
         options: Options::resolve(&KingsGoal::info().options, &given).unwrap(),
-        seed: 7,
+        seed: crate::Seed::from_number(7),
         position: position.map(str::to_owned),
     }
 }
@@ -147,7 +147,8 @@ fn default_choice_completes_the_picks_with_queen_rook_knight() {
 
 #[test]
 fn a_match_created_without_options_plays_45_moves_each_per_half() {
-    let game = crate::game::start::<KingsGoal>(&BTreeMap::new(), 0, None).unwrap();
+    let game = crate::game::start::<KingsGoal>(&BTreeMap::new(), crate::Seed::from_number(0), None)
+        .unwrap();
     assert_eq!(game.details(Viewer::Spectator).plies_per_half, 90);
     assert_eq!(game.position(), START);
 }

@@ -63,7 +63,7 @@ fn spec(position: Option<String>, options: &[(&str, OptionValue)]) -> SetupSpec 
         .collect();
     SetupSpec {
         options: Options::resolve(&SoccerChess::info().options, &given).unwrap(),
-        seed: 0,
+        seed: crate::Seed::from_number(0),
         position,
     }
 }

@@ -383,7 +383,7 @@ impl Game for XFutebol {
 
     fn new(setup: &SetupSpec) -> Result<Self, RuleError> {
         let settings = Settings::from_options(&setup.options);
-        let mut rng = Rng::new(setup.seed);
+        let mut rng = Rng::from_seed(&setup.seed);
         let spread = i64::from(settings.attribute_variation);
         let offsets = (0..22)
             .map(|_| {

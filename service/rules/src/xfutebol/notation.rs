@@ -594,7 +594,7 @@ mod tests {
         let setup = crate::game::SetupSpec {
             options: crate::Options::resolve(&XFutebol::info().options, &Default::default())
                 .unwrap(),
-            seed: 0,
+            seed: crate::Seed::from_number(0),
             position: Some(text.clone()),
         };
         let copy = XFutebol::new(&setup).unwrap();
@@ -631,7 +631,7 @@ mod tests {
             crate::Options::resolve(&XFutebol::info().options, &Default::default()).unwrap();
         let setup = |position: &str| crate::game::SetupSpec {
             options: options.clone(),
-            seed: 0,
+            seed: crate::Seed::from_number(0),
             position: Some(position.to_owned()),
         };
         for bad in [

@@ -27,7 +27,7 @@ fn setup(ints: &[(&str, i64)], texts: &[(&str, &str)], seed: u64) -> SetupSpec {
     }
     SetupSpec {
         options: Options::resolve(&XFutebol::info().options, &given).expect("valid options"),
-        seed,
+        seed: crate::Seed::from_number(seed),
         position: None,
     }
 }
