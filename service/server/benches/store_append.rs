@@ -30,6 +30,7 @@ fn append(match_id: &str, number: u64) -> Append {
         time_nanos: 1_700_000_000_000_000_000,
         owner_seat: None,
         owner_name: String::new(),
+        hidden_step: false,
         kind: vec![0x5a; 80],
     };
     Append {

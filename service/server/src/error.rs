@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
+use pitchmate_games::GameError;
 use pitchmate_rules::{RuleError, RuleErrorKind};
 use thiserror::Error;
 use tonic::{Code, Status};
@@ -19,8 +20,12 @@ pub enum ServiceError {
     MatchNotFound(String),
     #[error("no variant has the id `{id}`; this server hosts: {known}")]
     UnknownVariant { id: String, known: String },
-    #[error("{0}")]
-    IllegalAction(String),
+    /// `rule` names the rule of the game the action breaks (`keeper-area`), when the game says.
+    #[error("{message}")]
+    IllegalAction {
+        message: String,
+        rule: Option<&'static str>,
+    },
     #[error("{0}")]
     MalformedNotation(String),
     #[error("{0}")]
@@ -106,7 +111,7 @@ impl ServiceError {
         match self {
             Self::MatchNotFound(_) => "MATCH_NOT_FOUND",
             Self::UnknownVariant { .. } => "UNKNOWN_VARIANT",
-            Self::IllegalAction(_) => "ILLEGAL_ACTION",
+            Self::IllegalAction { .. } => "ILLEGAL_ACTION",
             Self::MalformedNotation(_) => "MALFORMED_NOTATION",
             Self::NotYourTurn(_) => "NOT_YOUR_TURN",
             Self::StaleVersion { .. } => "STALE_VERSION",
@@ -136,7 +141,7 @@ impl ServiceError {
     pub fn code(&self) -> Code {
         match self {
             Self::MatchNotFound(_) | Self::UnknownVariant { .. } => Code::NotFound,
-            Self::IllegalAction(_)
+            Self::IllegalAction { .. }
             | Self::NotYourTurn(_)
             | Self::StaleVersion { .. }
             | Self::SeatTaken(_)
@@ -202,6 +207,9 @@ impl ServiceError {
             Self::MatchNotActive { status, .. } => {
                 HashMap::from([("status".to_owned(), (*status).to_owned())])
             }
+            Self::IllegalAction {
+                rule: Some(rule), ..
+            } => HashMap::from([("rule".to_owned(), (*rule).to_owned())]),
             Self::MessageTooLarge { size, limit, .. } => HashMap::from([
                 ("size".to_owned(), size.to_string()),
                 ("limit".to_owned(), limit.to_string()),
@@ -214,7 +222,10 @@ impl ServiceError {
 impl From<RuleError> for ServiceError {
     fn from(error: RuleError) -> Self {
         match error.kind {
-            RuleErrorKind::IllegalAction => Self::IllegalAction(error.message),
+            RuleErrorKind::IllegalAction => Self::IllegalAction {
+                message: error.message,
+                rule: error.rule.map(|rule| rule.id),
+            },
             RuleErrorKind::NotYourTurn => Self::NotYourTurn(error.message),
             RuleErrorKind::MalformedNotation => Self::MalformedNotation(error.message),
             RuleErrorKind::InvalidOption => Self::InvalidOption(error.message),
@@ -223,6 +234,17 @@ impl From<RuleError> for ServiceError {
                 status: "finished",
                 hint: "no more actions are accepted",
             },
+        }
+    }
+}
+
+impl From<GameError> for ServiceError {
+    fn from(error: GameError) -> Self {
+        match error {
+            GameError::UnknownVariant { id, known } => Self::UnknownVariant { id, known },
+            GameError::InvalidArgument(message) => Self::InvalidArgument(message),
+            GameError::InvalidOption(message) => Self::InvalidOption(message),
+            GameError::Rule(error) => error.into(),
         }
     }
 }
@@ -263,7 +285,10 @@ mod tests {
                 "UNKNOWN_VARIANT",
             ),
             (
-                ServiceError::IllegalAction("no".into()),
+                ServiceError::IllegalAction {
+                    message: "no".into(),
+                    rule: Some("keeper-area"),
+                },
                 Code::FailedPrecondition,
                 "ILLEGAL_ACTION",
             ),
@@ -422,7 +447,10 @@ mod tests {
             ServiceError::RateLimited {
                 retry_after: Duration::from_millis(250),
             },
-            ServiceError::IllegalAction("e2 is empty".into()),
+            ServiceError::IllegalAction {
+                message: "e2 is empty".into(),
+                rule: Some("piece-to-move"),
+            },
         ];
         for error in cases {
             let refusal = error.refusal();

@@ -9,12 +9,12 @@
 pub mod api;
 pub mod config;
 pub mod error;
-pub mod games;
 pub mod hosting;
-pub mod replay;
 pub mod server;
 pub mod store;
 pub mod telemetry;
+
+pub use pitchmate_games as games;
 
 pub use config::Settings;
 pub use error::ServiceError;

@@ -15,7 +15,13 @@ async fn a_match_runs_from_creation_to_resignation() {
     assert_eq!(created.status, pb::MatchStatus::Waiting as i32);
     assert_eq!(created.version, 0);
     assert_eq!(created.last_seq, 1, "MatchCreated is event 1");
-    assert_eq!(created.seed, 7);
+    let chance = created.chance.clone().expect("chance");
+    assert_eq!(
+        chance.seed_source(),
+        pb::SeedSource::Client,
+        "the test chose it"
+    );
+    assert!(chance.seed.is_empty(), "secret until the end");
     assert!(uuid::Uuid::parse_str(&created.match_id).is_ok());
     assert!(
         created.options.contains_key("own_goals"),

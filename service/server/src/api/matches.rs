@@ -63,9 +63,8 @@ impl MatchApi {
 }
 
 impl MatchApi {
-    fn stream_start(&self, after_seq: u64) -> StreamStart {
+    fn stream_start(&self) -> StreamStart {
         StreamStart {
-            after_seq,
             heartbeat: self.heartbeat,
             stopping: self.stopping.clone(),
         }
@@ -277,7 +276,9 @@ impl pb::match_service_server::MatchService for MatchApi {
             client_action_id: request.client_action_id,
             choice,
         };
-        Ok(Response::new(handle.submit(token, submission).await?))
+        Ok(Response::new(
+            handle.submit(token, submission).await?.response,
+        ))
     }
 
     #[tracing::instrument(name = "rpc", skip_all, fields(method = "Resign", match_id = %request.get_ref().match_id))]
@@ -389,7 +390,7 @@ impl pb::match_service_server::MatchService for MatchApi {
             .registry
             .replay(match_id(&request.get_ref().match_id)?)
             .await?;
-        let lines: Vec<_> = crate::replay::to_ndjson(&replay)
+        let lines: Vec<_> = pitchmate_games::ndjson::to_ndjson(&replay)
             .into_iter()
             .map(|line| Ok(pb::ExportReplayResponse { line }))
             .collect();
@@ -423,7 +424,7 @@ impl pb::match_service_server::MatchService for MatchApi {
         Ok(Response::new(watch_events(
             handle,
             subscription,
-            self.stream_start(request.after_seq),
+            self.stream_start(),
             request.include_legal_actions.then_some(prompt_detail),
             slot,
         )))
@@ -479,7 +480,7 @@ impl pb::match_service_server::MatchService for MatchApi {
         Ok(Response::new(play(
             handle,
             subscription,
-            self.stream_start(open.after_seq),
+            self.stream_start(),
             prompt_detail,
             player,
         )))

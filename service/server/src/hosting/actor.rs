@@ -47,9 +47,10 @@ use prost::Message;
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 use tracing::Instrument;
 
+use super::chance::MatchChance;
 use super::clock::{self, Clocks, Hosting, TimeoutPolicy};
 use super::durable;
-use super::log::{EventLog, LoggedEvent};
+use super::log::{EventLog, LoggedEvent, NewEvent};
 use super::token::{SeatToken, TokenHash};
 use crate::error::ServiceError;
 use crate::games::{ActionChoice, HostedGame, option_to_proto, turn_to_proto};
@@ -63,7 +64,7 @@ pub struct MatchSetup {
     pub variant_id: String,
     /// Every option in effect, defaults included.
     pub options: BTreeMap<String, OptionValue>,
-    pub seed: u64,
+    pub chance: MatchChance,
     pub start_position: Option<String>,
     pub create_time: SystemTime,
     pub hosting: Hosting,
@@ -133,11 +134,22 @@ pub struct Subscription {
     pub viewer: Viewer,
     /// The watching seat's name; `None` for a spectator.
     pub seat_name: Option<&'static str>,
+    /// Where the backlog starts.
+    pub start: StreamPosition,
     pub backlog: Vec<Arc<LoggedEvent>>,
     pub live: broadcast::Receiver<Arc<LoggedEvent>>,
     pub ended: bool,
     /// Held while the stream is open: a seat watching counts as connected.
     pub presence: Option<PresenceGuard>,
+}
+
+/// How far a watcher has got: in the whole log, and in its own numbering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StreamPosition {
+    /// Events of the whole log taken (sent, or skipped as not the watcher's to see).
+    pub whole: u64,
+    /// The watcher's own seq of the last event it was sent.
+    pub shown: u64,
 }
 
 /// Whether a seat is connected: its open event streams and its last call.
@@ -206,7 +218,7 @@ pub enum Command {
     Submit {
         token: Option<String>,
         submission: Submission,
-        reply: Reply<pb::SubmitActionResponse>,
+        reply: Reply<Submitted>,
     },
     Call {
         token: Option<String>,
@@ -230,17 +242,28 @@ pub enum Command {
     },
 }
 
+/// What the actor publishes after every change, for reading without asking it.
+#[derive(Clone, Debug, Default)]
+struct Published {
+    /// The summary everyone may see.
+    summary: pb::Match,
+    /// The newest seq of the whole log.
+    last_seq: u64,
+    /// Each seat's version, counting its hidden steps.
+    seat_versions: Vec<u64>,
+}
+
 /// The way to a match's actor, plus its summary without asking it.
 #[derive(Clone, Debug)]
 pub struct MatchHandle {
     commands: mpsc::Sender<Command>,
-    summary: watch::Receiver<pb::Match>,
+    published: watch::Receiver<Published>,
 }
 
 impl MatchHandle {
-    /// The match's summary as of its last change.
+    /// The match's summary as of its last change, as everyone may see it.
     pub fn summary(&self) -> pb::Match {
-        self.summary.borrow().clone()
+        self.published.borrow().summary.clone()
     }
 
     async fn call<T>(&self, command: impl FnOnce(Reply<T>) -> Command) -> Result<T, ServiceError> {
@@ -291,7 +314,7 @@ impl MatchHandle {
         &self,
         token: Option<String>,
         submission: Submission,
-    ) -> Result<pb::SubmitActionResponse, ServiceError> {
+    ) -> Result<Submitted, ServiceError> {
         self.call(|reply| Command::Submit {
             token,
             submission,
@@ -349,12 +372,20 @@ impl MatchHandle {
     }
 
     /// Whether `seat` looks due to act at a version other than `prompted`, once a watcher has
-    /// sent every event up to `sent`: read from the summary, without asking the actor.
-    pub fn may_prompt(&self, seat_name: &str, sent: u64, prompted: Option<u64>) -> bool {
-        let summary = self.summary.borrow();
+    /// taken every event up to `sent` of the whole log: read from what the actor published,
+    /// without asking it.
+    pub fn may_prompt(
+        &self,
+        seat: Seat,
+        seat_name: &str,
+        sent: u64,
+        prompted: Option<u64>,
+    ) -> bool {
+        let published = self.published.borrow();
+        let summary = &published.summary;
         summary.status == pb::MatchStatus::Active as i32
-            && summary.last_seq == sent
-            && prompted != Some(summary.version)
+            && published.last_seq == sent
+            && prompted != published.seat_versions.get(seat.index()).copied()
             && summary
                 .turn
                 .as_ref()
@@ -366,24 +397,19 @@ impl MatchHandle {
 /// log, so a retry is answered from there and a match keeps a few numbers per action rather than
 /// every response.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Answered {
-    version: u64,
-    /// The answer's events are the `events` after this seq.
-    after_seq: u64,
-    events: usize,
+pub struct Answered {
+    /// The seat's version after the action.
+    pub version: u64,
+    /// The answer's events are the `events` after this seq of the whole log.
+    pub after_seq: u64,
+    pub events: usize,
 }
 
-impl Answered {
-    fn from_response(response: &pb::SubmitActionResponse) -> Self {
-        Self {
-            version: response.version,
-            after_seq: response
-                .events
-                .first()
-                .map_or(0, |e| e.seq.saturating_sub(1)),
-            events: response.events.len(),
-        }
-    }
+/// An accepted submission: the response, and where the whole log stands after it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Submitted {
+    pub response: pb::SubmitActionResponse,
+    pub last_seq: u64,
 }
 
 /// Channel sizes for one match.
@@ -425,7 +451,7 @@ struct MatchActor {
     /// moment it first happened.
     replay_times: Vec<SystemTime>,
     live: broadcast::Sender<Arc<LoggedEvent>>,
-    summary: watch::Sender<pb::Match>,
+    published: watch::Sender<Published>,
     store: Store,
 }
 
@@ -448,7 +474,7 @@ pub async fn create(
         match_id: actor.setup.match_id.clone(),
         variant_id: actor.setup.variant_id.clone(),
         status: actor.status as i32,
-        setup: durable::setup_header(&actor.setup, actor.game.info().rules_version).encode_to_vec(),
+        setup: durable::setup_to_bytes(&actor.setup, actor.game.info().rules_version),
         summary: actor.to_proto().encode_to_vec(),
     };
     let events = actor
@@ -493,25 +519,40 @@ pub fn restore(
         .replay(inputs)
         .map_err(|e| format!("replaying the stored inputs failed: {e}"))?;
     let rebuilt = actor.log.after(0);
-    if let Some(index) = (0..rebuilt.len().max(events.len()))
-        .find(|&i| !matches!((rebuilt.get(i), events.get(i)), (Some(a), Some(b)) if a.same_as(b)))
-    {
+    let stored_log = EventLog::restore(events.clone())?;
+    let stored_events = stored_log.after(0);
+    if let Some(index) = (0..rebuilt.len().max(stored_events.len())).find(
+        |&i| !matches!((rebuilt.get(i), stored_events.get(i)), (Some(a), Some(b)) if a.same_as(b)),
+    ) {
         return Err(format!(
             "replaying gives {} events where {} are stored, differing from seq {}: the rules \
              no longer reproduce this match",
             rebuilt.len(),
-            events.len(),
+            stored_events.len(),
             index + 1
         ));
     }
-    actor.log = EventLog::restore(events)?;
+    // The stored events, for their times and the rules version the match was created under;
+    // which steps were hidden as the rules tell now (matches stored before hidden steps
+    // existed have none marked).
+    let hidden: Vec<bool> = rebuilt.iter().map(|e| e.hidden_step).collect();
+    actor.log = EventLog::restore(
+        events
+            .into_iter()
+            .zip(hidden)
+            .map(|(event, hidden_step)| NewEvent {
+                hidden_step,
+                ..event
+            })
+            .collect(),
+    )?;
     actor.replay_times = Vec::new();
     // The server was down, not the players: everyone gets `abandon_after` from now to return.
     let now = clock::now();
     actor.presence.iter().for_each(|p| p.seen(now));
     for row in &stored.answers {
-        let (key, answer) = durable::answer_from_row(row).map_err(|e| e.to_string())?;
-        actor.answered.insert(key, Answered::from_response(&answer));
+        let (key, answered) = durable::answer_from_row(row).map_err(|e| e.to_string())?;
+        actor.answered.insert(key, answered);
     }
     Ok(actor.start(limits))
 }
@@ -534,7 +575,7 @@ impl MatchActor {
             })
             .collect();
         let (live, _) = broadcast::channel(limits.live_capacity);
-        let (summary, _) = watch::channel(pb::Match::default());
+        let (published, _) = watch::channel(Published::default());
         let seat_count = game.info().seats.len();
         let mut actor = MatchActor {
             clocks: Clocks::new(setup.hosting.time_control, seat_count),
@@ -554,7 +595,7 @@ impl MatchActor {
             answered: HashMap::new(),
             announced: None,
             live,
-            summary,
+            published,
             store,
         };
         actor.record(
@@ -562,7 +603,7 @@ impl MatchActor {
             pb::match_event::Kind::MatchCreated(pb::MatchCreated {
                 variant_id: actor.setup.variant_id.clone(),
                 rules_version: actor.game.info().rules_version.to_owned(),
-                seed: actor.setup.seed,
+                chance: actor.setup.chance.announcement(),
             }),
         );
         for (event, visibility) in actor.game.opening_events() {
@@ -573,8 +614,12 @@ impl MatchActor {
 
     fn start(self, limits: ActorLimits) -> MatchHandle {
         // The whole summary once; later changes only refresh it.
-        self.summary.send_replace(self.to_proto());
-        let summary = self.summary.subscribe();
+        self.published.send_replace(Published {
+            summary: self.to_proto(),
+            ..Published::default()
+        });
+        self.publish();
+        let published = self.published.subscribe();
         let span = tracing::info_span!(
             "match",
             match_id = %self.setup.match_id,
@@ -582,7 +627,10 @@ impl MatchActor {
         );
         let (commands, receiver) = mpsc::channel(limits.commands);
         tokio::spawn(self.run(receiver).instrument(span));
-        MatchHandle { commands, summary }
+        MatchHandle {
+            commands,
+            published,
+        }
     }
 
     /// Feeds a rebuilt match the inputs it had accepted, in order.
@@ -803,7 +851,7 @@ impl MatchActor {
             Command::Snapshot { token, reply } => {
                 let _ = reply.send(
                     self.viewer(token.as_deref())
-                        .map(|viewer| (self.to_proto(), self.view(viewer))),
+                        .map(|viewer| (self.summary_for(viewer), self.view(viewer))),
                 );
             }
             Command::Join {
@@ -902,6 +950,13 @@ impl MatchActor {
         token.map_or(Ok(Viewer::Spectator), |t| self.seat_of(t).map(Viewer::Seat))
     }
 
+    fn is_over(&self) -> bool {
+        matches!(
+            self.status,
+            pb::MatchStatus::Finished | pb::MatchStatus::Aborted
+        )
+    }
+
     fn require_active(&self) -> Result<(), ServiceError> {
         match self.status {
             pb::MatchStatus::Active => Ok(()),
@@ -928,7 +983,7 @@ impl MatchActor {
     }
 
     fn view(&self, viewer: Viewer) -> pb::MatchView {
-        let mut view = self.game.view(viewer, self.version);
+        let mut view = self.game.view(viewer, self.log.version_for(viewer));
         view.turn = Some(self.public_turn());
         view
     }
@@ -944,7 +999,7 @@ impl MatchActor {
                 .iter()
                 .map(|(name, value)| (name.clone(), option_to_proto(value)))
                 .collect(),
-            seed: self.setup.seed,
+            chance: Some(self.setup.chance.to_proto(false)),
             seats: self
                 .seats
                 .iter()
@@ -964,6 +1019,15 @@ impl MatchActor {
         summary
     }
 
+    /// The summary as `viewer` sees it: numbered in its own count of events and versions.
+    fn summary_for(&self, viewer: Viewer) -> pb::Match {
+        pb::Match {
+            version: self.log.version_for(viewer),
+            last_seq: self.log.last_seq_for(viewer),
+            ..self.to_proto()
+        }
+    }
+
     /// Brings a summary made by [`MatchActor::to_proto`] up to date: the fields a command can
     /// change. The rest is fixed when the match is created, so publishing after every action
     /// rewrites a few fields instead of building the whole summary anew.
@@ -973,10 +1037,13 @@ impl MatchActor {
             shown.occupied = seat.token.is_some();
             shown.player_name.clone_from(&seat.player_name);
         }
-        summary.version = self.version;
-        summary.last_seq = self.log.last_seq();
+        summary.version = self.log.version_for(Viewer::Spectator);
+        summary.last_seq = self.log.last_seq_for(Viewer::Spectator);
         summary.turn = Some(self.public_turn());
         summary.result.clone_from(&self.result);
+        if self.is_over() && summary.chance.as_ref().is_some_and(|c| c.seed.is_empty()) {
+            summary.chance = Some(self.setup.chance.to_proto(true));
+        }
         summary.draw_offered_by.clear();
         if let Some(seat) = self.draw_offer {
             summary
@@ -986,14 +1053,30 @@ impl MatchActor {
     }
 
     fn publish(&self) {
-        self.summary.send_modify(|summary| self.refresh(summary));
+        self.published.send_modify(|published| {
+            self.refresh(&mut published.summary);
+            published.last_seq = self.log.last_seq();
+            published.seat_versions = (0..self.seats.len())
+                .map(|index| self.log.version_for(Viewer::Seat(Seat(index as u8))))
+                .collect();
+        });
     }
 
     /// Appends to the log; [`MatchActor::commit`] stores and publishes it.
     fn record(&mut self, visibility: Visibility, kind: pb::match_event::Kind) {
+        self.record_in_step(visibility, false, kind);
+    }
+
+    /// Appends an event of a step that is hidden (only its seat may see it) or not.
+    fn record_in_step(
+        &mut self,
+        visibility: Visibility,
+        hidden: bool,
+        kind: pb::match_event::Kind,
+    ) {
         let seats = self.seat_names();
         self.log
-            .append(self.moment, self.version, visibility, &seats, kind);
+            .append(self.moment, self.version, visibility, hidden, &seats, kind);
     }
 
     fn join(
@@ -1036,7 +1119,7 @@ impl MatchActor {
         Ok(pb::JoinMatchResponse {
             seat: self.seats[index].name.to_owned(),
             seat_token: token.reveal(),
-            r#match: Some(self.to_proto()),
+            r#match: Some(self.summary_for(Viewer::Seat(Seat(index as u8)))),
         })
     }
 
@@ -1083,7 +1166,7 @@ impl MatchActor {
             _ => Vec::new(),
         };
         Ok(pb::GetLegalActionsResponse {
-            version: self.version,
+            version: self.log.version_for(viewer),
             turn: Some(self.public_turn()),
             actions,
             view: Some(self.view(viewer)),
@@ -1104,19 +1187,21 @@ impl MatchActor {
         }
         let actions = self.game.legal_actions_once(seat, detail);
         (!actions.is_empty()).then(|| pb::YourTurn {
-            version: self.version,
+            version: self.log.version_for(Viewer::Seat(seat)),
             turn: Some(self.public_turn()),
             actions,
         })
     }
 
-    /// The response, and the answer to store when the submission carries a client action id.
+    /// The response, the seq in the whole log after the action's events, and the answer to
+    /// store when the submission carries a client action id.
     fn submit(
         &mut self,
         token: Option<&str>,
         submission: Submission,
-    ) -> Result<(pb::SubmitActionResponse, Option<AnswerRow>), ServiceError> {
+    ) -> Result<(Submitted, Option<AnswerRow>), ServiceError> {
         let seat = self.authenticate(token)?;
+        let viewer = Viewer::Seat(seat);
         let key = (seat, submission.client_action_id);
         if !key.1.is_empty()
             && let Some(first) = self.answered.get(&key)
@@ -1125,39 +1210,49 @@ impl MatchActor {
             let events = &events[..first.events.min(events.len())];
             let again = pb::SubmitActionResponse {
                 version: first.version,
-                events: events
-                    .iter()
-                    .map(|e| e.view_for(Viewer::Seat(seat)))
-                    .collect(),
+                events: events.iter().filter_map(|e| e.view_for(viewer)).collect(),
                 duplicate: true,
             };
-            return Ok((again, None));
+            let last_seq = first.after_seq + events.len() as u64;
+            return Ok((
+                Submitted {
+                    response: again,
+                    last_seq,
+                },
+                None,
+            ));
         }
         self.require_active()?;
-        if submission.expected_version != self.version {
+        let current = self.log.version_for(viewer);
+        if submission.expected_version != current {
             return Err(ServiceError::StaleVersion {
                 expected: submission.expected_version,
-                current: self.version,
+                current,
             });
         }
         let before = self.log.last_seq();
         self.act(seat, &submission.choice, false)?;
+        let events = self.log.after(before);
         let answer = pb::SubmitActionResponse {
-            version: self.version,
-            events: self
-                .log
-                .after(before)
-                .iter()
-                .map(|e| e.view_for(Viewer::Seat(seat)))
-                .collect(),
+            version: self.log.version_for(viewer),
+            events: events.iter().filter_map(|e| e.view_for(viewer)).collect(),
             duplicate: false,
         };
+        let answered = Answered {
+            version: answer.version,
+            after_seq: before,
+            events: events.len(),
+        };
+        let submitted = Submitted {
+            response: answer,
+            last_seq: self.log.last_seq(),
+        };
         if key.1.is_empty() {
-            return Ok((answer, None));
+            return Ok((submitted, None));
         }
-        let row = durable::answer_row(seat, &key.1, &answer);
-        self.answered.insert(key, Answered::from_response(&answer));
-        Ok((answer, Some(row)))
+        let row = durable::answer_row(seat, &key.1, &answered);
+        self.answered.insert(key, answered);
+        Ok((submitted, Some(row)))
     }
 
     /// Plays an action whose seat and preconditions were checked; on error nothing changed.
@@ -1169,17 +1264,30 @@ impl MatchActor {
         for_timeout: bool,
     ) -> Result<(), ServiceError> {
         let played = self.game.play(seat, choice)?;
+        // A hidden choice (drafting a roster or orders in secret) shows nobody else anything:
+        // the action and its events are the seat's own, the match goes on as it was. Such a
+        // step counts in the seat's numbering only (see `log`).
+        let own = Visibility::Seat(seat);
+        let hidden = played.action_visibility == own
+            && played
+                .events
+                .iter()
+                .all(|(_, visibility)| *visibility == own)
+            && self.game.outcome().is_none()
+            && !self.turn_is_new();
         if !for_timeout {
             self.consecutive_timeouts[seat.index()] = 0;
         }
-        if self.draw_offer == Some(seat.opponent()) {
-            // Playing on declines the opponent's offer.
+        if !hidden && self.draw_offer == Some(seat.opponent()) {
+            // Playing on declines the opponent's offer; a hidden choice must not say that the
+            // seat acted, so only what everyone sees declines it.
             self.draw_offer = None;
         }
         tracing::debug!(seat = self.seats[seat.index()].name, notation = %played.notation, "action taken");
         self.version += 1;
-        self.record(
+        self.record_in_step(
             played.action_visibility,
+            hidden,
             pb::match_event::Kind::ActionTaken(pb::ActionTaken {
                 seat: self.seats[seat.index()].name.to_owned(),
                 action: Some(played.action.clone()),
@@ -1187,7 +1295,7 @@ impl MatchActor {
             }),
         );
         for (event, visibility) in played.events {
-            self.record(visibility, pb::match_event::Kind::GameEvent(event));
+            self.record_in_step(visibility, hidden, pb::match_event::Kind::GameEvent(event));
         }
         self.inputs.push(Input::Acted {
             seat,
@@ -1255,7 +1363,7 @@ impl MatchActor {
             }
         }
         self.apply_call(seat, call);
-        Ok(self.to_proto())
+        Ok(self.summary_for(Viewer::Seat(seat)))
     }
 
     /// Abort is for a match nobody has played in yet, waiting or active.
@@ -1338,7 +1446,7 @@ impl MatchActor {
 
     fn watch(&self, token: Option<&str>, after_seq: u64) -> Result<Subscription, ServiceError> {
         let viewer = self.viewer(token)?;
-        let last_seq = self.log.last_seq();
+        let last_seq = self.log.last_seq_for(viewer);
         if after_seq > last_seq {
             return Err(ServiceError::InvalidArgument(format!(
                 "after_seq {after_seq} is beyond the newest event {last_seq}; use 0 for the whole \
@@ -1355,12 +1463,24 @@ impl MatchActor {
                 Viewer::Seat(seat) => Some(PresenceGuard::open(&self.presence[seat.index()])),
                 Viewer::Spectator => None,
             },
-            backlog: self.log.after(after_seq).to_vec(),
+            start: StreamPosition {
+                whole: self.log.position_after(viewer, after_seq),
+                shown: after_seq,
+            },
+            backlog: self
+                .log
+                .after(self.log.position_after(viewer, after_seq))
+                .to_vec(),
             live: self.live.subscribe(),
-            ended: matches!(
-                self.status,
-                pb::MatchStatus::Finished | pb::MatchStatus::Aborted
-            ),
+            ended: self.is_over(),
+        })
+    }
+
+    /// Whether the game's turn differs from the one last announced.
+    fn turn_is_new(&self) -> bool {
+        let turn = self.game.turn();
+        self.announced.as_ref().is_none_or(|last| {
+            (&last.phase, &last.to_act, last.number) != (&turn.phase, &turn.to_act, turn.number)
         })
     }
 
@@ -1370,11 +1490,8 @@ impl MatchActor {
             self.end(outcome, pb::ResultReason::Rules, pb::MatchStatus::Finished);
             return;
         }
-        let turn = self.game.turn().clone();
-        let is_new = self.announced.as_ref().is_none_or(|last| {
-            (&last.phase, &last.to_act, last.number) != (&turn.phase, &turn.to_act, turn.number)
-        });
-        if is_new {
+        if self.turn_is_new() {
+            let turn = self.game.turn().clone();
             // A seat still to act in the same phase and turn number (the other seat of a
             // simultaneous phase having finished) keeps its clock running; every other seat
             // that was to act has completed its turn.
@@ -1445,7 +1562,12 @@ mod tests {
 
     fn start_game() -> Box<dyn HostedGame> {
         GameRegistry::standard()
-            .start("soccer-chess", &BTreeMap::new(), 3, None)
+            .start(
+                "soccer-chess",
+                &BTreeMap::new(),
+                pitchmate_rules::Seed::from_number(3),
+                None,
+            )
             .unwrap()
     }
 
@@ -1463,7 +1585,7 @@ mod tests {
             match_id: "m".into(),
             variant_id: "soccer-chess".into(),
             options: BTreeMap::new(),
-            seed: 3,
+            chance: MatchChance::draw(Some(3)).unwrap(),
             start_position: None,
             create_time: SystemTime::now(),
             hosting: Hosting::default(),
@@ -1489,7 +1611,8 @@ mod tests {
             let answer = handle
                 .submit(Some(tokens[&seat].clone()), submission)
                 .await
-                .unwrap();
+                .unwrap()
+                .response;
             answers.push((seat, id, answer));
         }
         (handle, tokens, answers)
@@ -1592,7 +1715,8 @@ mod tests {
         let again = restored
             .submit(Some(tokens[seat].clone()), retry)
             .await
-            .unwrap();
+            .unwrap()
+            .response;
         assert_eq!(
             again,
             pb::SubmitActionResponse {
@@ -1613,7 +1737,7 @@ mod tests {
             .submit(Some(tokens[&seat].clone()), next)
             .await
             .unwrap();
-        assert_eq!(answer.events[0].seq, after.last_seq + 1);
+        assert_eq!(answer.response.events[0].seq, after.last_seq + 1);
         let stored = store.load("m").await.unwrap().unwrap();
         assert_eq!(stored.events.len() as u64, restored.summary().last_seq);
         dir.remove();
@@ -1627,11 +1751,11 @@ mod tests {
 
         let mut altered = stored.clone();
         let last = altered.events.last_mut().unwrap();
-        last.kind = durable::event_row(&LoggedEvent {
-            kind: pb::match_event::Kind::MatchStarted(pb::MatchStarted {}),
-            ..durable::event_from_row(last).unwrap()
-        })
-        .kind;
+        last.kind = pb::MatchEvent {
+            kind: Some(pb::match_event::Kind::MatchStarted(pb::MatchStarted {})),
+            ..pb::MatchEvent::default()
+        }
+        .encode_to_vec();
         let error = restore(&altered, start_game(), LIMITS, store.clone()).unwrap_err();
         assert!(
             error.contains(&format!("from seq {}", stored.events.len())),

@@ -4,12 +4,13 @@
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use pitchmate_proto::v1 as pb;
-use pitchmate_rules::{Seat, Visibility};
+use pitchmate_rules::{Seat, Seed, Visibility};
 use prost::Message;
 
-use super::actor::{Input, MatchSetup};
+use super::actor::{Answered, Input, MatchSetup};
+use super::chance::{MatchChance, SeedSource};
 use super::clock::Hosting;
-use super::log::LoggedEvent;
+use super::log::{LoggedEvent, NewEvent};
 use super::token::TokenHash;
 use crate::games::{option_from_proto, option_to_proto};
 use crate::store::{AnswerRow, EventRow, InputKind, InputRow};
@@ -38,18 +39,133 @@ fn from_nanos(nanos: i64) -> SystemTime {
     UNIX_EPOCH + Duration::from_nanos(u64::try_from(nanos).unwrap_or(0))
 }
 
-/// The setup as a replay header without seats (they fill as players join).
-pub fn setup_header(setup: &MatchSetup, rules_version: &str) -> pb::ReplayHeader {
+/// A match's setup as stored. Rows written before seeds were committed hold a
+/// `pitchmate.v1.ReplayHeader`; this message reads them because it keeps that message's field
+/// numbers for what both have (the old seed, SplitMix64's number, is field 5). What only the
+/// store may know, the ChaCha20 seed and its salt, lies in fields no wire message has.
+#[derive(Clone, PartialEq, prost::Message)]
+struct StoredSetup {
+    #[prost(string, tag = "1")]
+    match_id: String,
+    #[prost(string, tag = "2")]
+    variant_id: String,
+    /// The rules version the match was created under, for whoever reads the row; a rebuild
+    /// checks the rules by replaying.
+    #[prost(string, tag = "3")]
+    rules_version: String,
+    #[prost(map = "string, message", tag = "4")]
+    options: std::collections::HashMap<String, pb::OptionValue>,
+    #[prost(uint64, tag = "5")]
+    splitmix64_seed: u64,
+    #[prost(string, tag = "6")]
+    start_position: String,
+    #[prost(message, optional, tag = "8")]
+    create_time: Option<prost_types::Timestamp>,
+    #[prost(message, optional, tag = "11")]
+    time_control: Option<pb::TimeControl>,
+    #[prost(message, optional, tag = "12")]
+    timeout_policy: Option<pb::TimeoutPolicy>,
+    #[prost(message, optional, tag = "13")]
+    abandon_after: Option<prost_types::Duration>,
+    /// Empty for a match created before seeds were committed.
+    #[prost(bytes = "vec", tag = "100")]
+    chacha20_seed: Vec<u8>,
+    #[prost(bytes = "vec", tag = "101")]
+    salt: Vec<u8>,
+    #[prost(enumeration = "pb::SeedSource", tag = "102")]
+    seed_source: i32,
+}
+
+pub fn setup_to_bytes(setup: &MatchSetup, rules_version: &str) -> Vec<u8> {
+    let chance = &setup.chance;
+    let (chacha20_seed, splitmix64_seed) = match chance.seed {
+        Seed::ChaCha20(key) => (key.to_vec(), 0),
+        Seed::SplitMix64(number) => (Vec::new(), number),
+    };
+    StoredSetup {
+        match_id: setup.match_id.clone(),
+        variant_id: setup.variant_id.clone(),
+        rules_version: rules_version.to_owned(),
+        options: options_to_proto(setup),
+        splitmix64_seed,
+        start_position: setup.start_position.clone().unwrap_or_default(),
+        create_time: Some(setup.create_time.into()),
+        time_control: Some(setup.hosting.time_control_proto()),
+        timeout_policy: Some(setup.hosting.timeout_policy_proto()),
+        abandon_after: setup.hosting.abandon_after_proto(),
+        chacha20_seed,
+        salt: chance.salt.map(|salt| salt.to_vec()).unwrap_or_default(),
+        seed_source: match chance.source {
+            SeedSource::Server => pb::SeedSource::Server,
+            SeedSource::Client => pb::SeedSource::Client,
+            SeedSource::Unrecorded => pb::SeedSource::Unspecified,
+        } as i32,
+    }
+    .encode_to_vec()
+}
+
+pub fn setup_from_bytes(bytes: &[u8]) -> Result<MatchSetup, Undecodable> {
+    let stored = StoredSetup::decode(bytes).map_err(|e| undecodable("setup", e))?;
+    let options = stored
+        .options
+        .iter()
+        .map(|(name, value)| Ok((name.clone(), option_from_proto(name, value)?)))
+        .collect::<Result<_, pitchmate_games::GameError>>()
+        .map_err(|e| undecodable("setup", e))?;
+    let create_time = stored
+        .create_time
+        .and_then(|t| SystemTime::try_from(t).ok())
+        .ok_or_else(|| undecodable("setup", "no creation time"))?;
+    let hosting = Hosting::from_proto(
+        stored.time_control.as_ref(),
+        stored.timeout_policy.as_ref(),
+        stored.abandon_after.as_ref(),
+    )
+    .map_err(|e| undecodable("setup", e))?;
+    let chance = if stored.chacha20_seed.is_empty() {
+        MatchChance::splitmix64(stored.splitmix64_seed)
+    } else {
+        let bytes32 = |bytes: Vec<u8>, what| {
+            <[u8; 32]>::try_from(bytes)
+                .map_err(|_| undecodable("setup", format!("{what} is not 32 bytes")))
+        };
+        MatchChance {
+            seed: Seed::ChaCha20(bytes32(stored.chacha20_seed, "the seed")?),
+            salt: Some(bytes32(stored.salt, "the salt")?),
+            source: match pb::SeedSource::try_from(stored.seed_source) {
+                Ok(pb::SeedSource::Server) => SeedSource::Server,
+                Ok(pb::SeedSource::Client) => SeedSource::Client,
+                _ => SeedSource::Unrecorded,
+            },
+        }
+    };
+    Ok(MatchSetup {
+        match_id: stored.match_id,
+        variant_id: stored.variant_id,
+        options,
+        chance,
+        start_position: Some(stored.start_position).filter(|p| !p.is_empty()),
+        create_time,
+        hosting,
+    })
+}
+
+fn options_to_proto(setup: &MatchSetup) -> std::collections::HashMap<String, pb::OptionValue> {
+    setup
+        .options
+        .iter()
+        .map(|(name, value)| (name.clone(), option_to_proto(value)))
+        .collect()
+}
+
+/// The setup as a replay header, without seats, status or result; the seed and salt only when
+/// `revealed` (the match is over).
+pub fn replay_header(setup: &MatchSetup, rules_version: &str, revealed: bool) -> pb::ReplayHeader {
     pb::ReplayHeader {
         match_id: setup.match_id.clone(),
         variant_id: setup.variant_id.clone(),
         rules_version: rules_version.to_owned(),
-        options: setup
-            .options
-            .iter()
-            .map(|(name, value)| (name.clone(), option_to_proto(value)))
-            .collect(),
-        seed: setup.seed,
+        options: options_to_proto(setup),
         start_position: setup.start_position.clone().unwrap_or_default(),
         seats: Vec::new(),
         create_time: Some(setup.create_time.into()),
@@ -58,36 +174,8 @@ pub fn setup_header(setup: &MatchSetup, rules_version: &str) -> pb::ReplayHeader
         time_control: Some(setup.hosting.time_control_proto()),
         timeout_policy: Some(setup.hosting.timeout_policy_proto()),
         abandon_after: setup.hosting.abandon_after_proto(),
+        chance: Some(setup.chance.to_proto(revealed)),
     }
-}
-
-pub fn setup_from_bytes(bytes: &[u8]) -> Result<MatchSetup, Undecodable> {
-    let header = pb::ReplayHeader::decode(bytes).map_err(|e| undecodable("setup", e))?;
-    let options = header
-        .options
-        .iter()
-        .map(|(name, value)| Ok((name.clone(), option_from_proto(name, value)?)))
-        .collect::<Result<_, crate::ServiceError>>()
-        .map_err(|e| undecodable("setup", e))?;
-    let create_time = header
-        .create_time
-        .and_then(|t| SystemTime::try_from(t).ok())
-        .ok_or_else(|| undecodable("setup", "no creation time"))?;
-    let hosting = Hosting::from_proto(
-        header.time_control.as_ref(),
-        header.timeout_policy.as_ref(),
-        header.abandon_after.as_ref(),
-    )
-    .map_err(|e| undecodable("setup", e))?;
-    Ok(MatchSetup {
-        match_id: header.match_id,
-        variant_id: header.variant_id,
-        options,
-        seed: header.seed,
-        start_position: Some(header.start_position).filter(|p| !p.is_empty()),
-        create_time,
-        hosting,
-    })
 }
 
 /// The columns of an input that is only a kind and a seat.
@@ -188,6 +276,7 @@ pub fn event_row(event: &LoggedEvent) -> EventRow {
             Visibility::Seat(seat) => Some(seat.0),
         },
         owner_name: event.owner_name.clone(),
+        hidden_step: event.hidden_step,
         kind: pb::MatchEvent {
             kind: Some(event.kind.clone()),
             ..pb::MatchEvent::default()
@@ -196,12 +285,12 @@ pub fn event_row(event: &LoggedEvent) -> EventRow {
     }
 }
 
-pub fn event_from_row(row: &EventRow) -> Result<LoggedEvent, Undecodable> {
+pub fn event_from_row(row: &EventRow) -> Result<NewEvent, Undecodable> {
     let kind = pb::MatchEvent::decode(row.kind.as_slice())
         .map_err(|e| undecodable("event", e))?
         .kind
         .ok_or_else(|| undecodable("event", format!("seq {} has no kind", row.seq)))?;
-    Ok(LoggedEvent {
+    Ok(NewEvent {
         seq: row.seq,
         version: row.version,
         time: from_nanos(row.time_nanos),
@@ -209,28 +298,59 @@ pub fn event_from_row(row: &EventRow) -> Result<LoggedEvent, Undecodable> {
             .owner_seat
             .map_or(Visibility::Public, |s| Visibility::Seat(Seat(s))),
         owner_name: row.owner_name.clone(),
+        hidden_step: row.hidden_step,
         kind,
     })
 }
 
-pub fn answer_row(
-    seat: Seat,
-    client_action_id: &str,
-    response: &pb::SubmitActionResponse,
-) -> AnswerRow {
+/// An answer as stored: the numbers that find it in the log again. Rows written before hidden
+/// steps hold the whole `SubmitActionResponse` instead, numbered like the log then; this reads
+/// its version from the same field and leaves the rest (`events == 0`) to be worked out from it.
+#[derive(Clone, PartialEq, prost::Message)]
+struct StoredAnswer {
+    #[prost(uint64, tag = "1")]
+    version: u64,
+    #[prost(uint64, tag = "10")]
+    after_seq: u64,
+    #[prost(uint64, tag = "11")]
+    events: u64,
+}
+
+pub fn answer_row(seat: Seat, client_action_id: &str, answered: &Answered) -> AnswerRow {
     AnswerRow {
         seat: seat.0,
         client_action_id: client_action_id.to_owned(),
-        response: response.encode_to_vec(),
+        response: StoredAnswer {
+            version: answered.version,
+            after_seq: answered.after_seq,
+            events: answered.events as u64,
+        }
+        .encode_to_vec(),
     }
 }
 
-pub fn answer_from_row(
-    row: &AnswerRow,
-) -> Result<((Seat, String), pb::SubmitActionResponse), Undecodable> {
-    let response = pb::SubmitActionResponse::decode(row.response.as_slice())
-        .map_err(|e| undecodable("answer", e))?;
-    Ok(((Seat(row.seat), row.client_action_id.clone()), response))
+pub fn answer_from_row(row: &AnswerRow) -> Result<((Seat, String), Answered), Undecodable> {
+    let stored =
+        StoredAnswer::decode(row.response.as_slice()).map_err(|e| undecodable("answer", e))?;
+    let answered = if stored.events > 0 {
+        Answered {
+            version: stored.version,
+            after_seq: stored.after_seq,
+            events: stored.events as usize,
+        }
+    } else {
+        let response = pb::SubmitActionResponse::decode(row.response.as_slice())
+            .map_err(|e| undecodable("answer", e))?;
+        Answered {
+            version: response.version,
+            after_seq: response
+                .events
+                .first()
+                .map_or(0, |e| e.seq.saturating_sub(1)),
+            events: response.events.len(),
+        }
+    };
+    Ok(((Seat(row.seat), row.client_action_id.clone()), answered))
 }
 
 pub fn summary_from_bytes(bytes: &[u8]) -> Result<pb::Match, Undecodable> {
@@ -244,18 +364,33 @@ mod tests {
     #[test]
     fn rows_decode_to_what_was_encoded() {
         let time = SystemTime::now();
-        let event = LoggedEvent {
-            seq: 4,
-            version: 2,
+        let kind = pb::match_event::Kind::SeatJoined(pb::SeatJoined {
+            seat: "second".into(),
+            player_name: "bob".into(),
+        });
+        let mut log = super::super::log::EventLog::default();
+        let seats = ["first", "second"];
+        log.append(
             time,
-            visibility: Visibility::Seat(Seat(1)),
-            owner_name: "second".into(),
-            kind: pb::match_event::Kind::SeatJoined(pb::SeatJoined {
-                seat: "second".into(),
-                player_name: "bob".into(),
-            }),
-        };
-        assert_eq!(event_from_row(&event_row(&event)).unwrap(), event);
+            2,
+            Visibility::Seat(Seat(1)),
+            true,
+            &seats,
+            kind.clone(),
+        );
+        let logged = &log.after(0)[0];
+        assert_eq!(
+            event_from_row(&event_row(logged)).unwrap(),
+            NewEvent {
+                seq: 1,
+                version: 2,
+                time,
+                visibility: Visibility::Seat(Seat(1)),
+                owner_name: "second".into(),
+                hidden_step: true,
+                kind,
+            }
+        );
 
         let hash = TokenHash::of("secret");
         let inputs = [
@@ -305,7 +440,7 @@ mod tests {
                 pitchmate_rules::OptionValue::Int(2),
             )]
             .into(),
-            seed: u64::MAX,
+            chance: MatchChance::draw(None).unwrap(),
             start_position: Some("pos".into()),
             create_time: time,
             hosting: Hosting {
@@ -319,8 +454,48 @@ mod tests {
                 abandon_after: Duration::from_secs(30),
             },
         };
-        let bytes = setup_header(&setup, "1").encode_to_vec();
+        let bytes = setup_to_bytes(&setup, "1");
         assert_eq!(setup_from_bytes(&bytes).unwrap(), setup);
         assert!(setup_from_bytes(&[0xff, 0xff]).is_err());
+
+        // A setup stored before seeds were committed: a replay header whose field 5 held the
+        // SplitMix64 seed (the field is reserved in the contract now, so it is written by hand).
+        let mut legacy = pb::ReplayHeader {
+            chance: None,
+            ..replay_header(&setup, "1", false)
+        }
+        .encode_to_vec();
+        legacy.push(5 << 3);
+        legacy.extend([0xe7, 0x07]); // 999 as a varint
+        let read = setup_from_bytes(&legacy).unwrap();
+        assert_eq!(read.chance, MatchChance::splitmix64(999));
+        assert_eq!(
+            MatchSetup {
+                chance: setup.chance,
+                ..read
+            },
+            setup
+        );
+    }
+
+    #[test]
+    fn a_replay_header_shows_the_seed_only_when_revealed() {
+        let setup = MatchSetup {
+            match_id: "m".into(),
+            variant_id: "gridiron".into(),
+            options: Default::default(),
+            chance: MatchChance::draw(None).unwrap(),
+            start_position: None,
+            create_time: SystemTime::now(),
+            hosting: Hosting::default(),
+        };
+        let hidden = replay_header(&setup, "1", false).chance.unwrap();
+        assert!(hidden.seed.is_empty() && hidden.salt.is_empty() && !hidden.commitment.is_empty());
+        let shown = replay_header(&setup, "1", true).chance.unwrap();
+        assert_eq!(shown.seed, setup.chance.seed.to_bytes());
+        // Nothing secret goes into the stored setup's wire-compatible part.
+        let stored = setup_to_bytes(&setup, "1");
+        let as_header = pb::ReplayHeader::decode(stored.as_slice()).unwrap();
+        assert_eq!(as_header.chance, None);
     }
 }

@@ -6,8 +6,10 @@ use std::time::Duration;
 
 use pitchmate_proto::v1 as pb;
 use pitchmate_proto::v1::match_event::Kind;
+use pitchmate_rules::Seed;
 
 use super::actor::{self, ActorLimits, MatchHandle, MatchSetup, SeatCall, Submission};
+use super::chance::MatchChance;
 use super::clock::{self, Hosting, TimeControl, TimeoutPolicy};
 use crate::error::ServiceError;
 use crate::games::{ActionChoice, GameRegistry, HostedGame};
@@ -22,7 +24,7 @@ const SECOND: Duration = Duration::from_secs(1);
 
 fn game(variant: &str) -> Box<dyn HostedGame> {
     GameRegistry::standard()
-        .start(variant, &BTreeMap::new(), 5, None)
+        .start(variant, &BTreeMap::new(), Seed::from_number(5), None)
         .unwrap()
 }
 
@@ -31,7 +33,7 @@ fn setup(variant: &str, hosting: Hosting) -> MatchSetup {
         match_id: "m".into(),
         variant_id: variant.into(),
         options: BTreeMap::new(),
-        seed: 5,
+        chance: MatchChance::draw(Some(5)).unwrap(),
         start_position: None,
         create_time: clock::now(),
         hosting,

@@ -1,7 +1,13 @@
 //! A match's numbered events: the source of truth every view, stream and response is cut from.
 //!
-//! `seq` starts at 1 and has no gaps. Each event keeps who may see it; a viewer who may not gets
-//! a `HiddenEvent` with the same `seq`, so every viewer counts the same.
+//! The log numbers its events `1, 2, 3, ...` in the order they happened, and each event counts
+//! one step further in the match's version when a step (an action, a resignation, ...) starts
+//! with it. That whole numbering is what the store keeps and what the replay of a finished match
+//! shows. While a match is on, every viewer gets its own numbering instead, of the events it may
+//! see: a seat's private events and the steps only it can see (the hidden choices it drafts in a
+//! simultaneous phase) count in that seat's `seq` and `version` only. So the opponent and the
+//! spectators see exactly the same numbers, whatever and however many hidden choices a seat
+//! made; they learn only what the rules make public, such as the seat committing.
 
 use std::sync::Arc;
 use std::time::SystemTime;
@@ -9,38 +15,82 @@ use std::time::SystemTime;
 use pitchmate_proto::v1 as pb;
 use pitchmate_rules::{Seat, Viewer, Visibility};
 
-/// One event as stored.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LoggedEvent {
-    pub seq: u64,
-    /// The match version after this event.
-    pub version: u64,
-    pub time: SystemTime,
-    pub visibility: Visibility,
-    /// The name of the seat that owns a private event (for the hidden stand-in).
-    pub owner_name: String,
-    pub kind: pb::match_event::Kind,
+/// The seats a numbering tells apart; every Pitchmate game has two.
+const SEATS: usize = 2;
+
+/// Where an event stands in each viewer's numbering: counts up to and including the event.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Numbers {
+    /// Events everyone may see.
+    public_events: u64,
+    /// Steps everyone may see.
+    public_steps: u64,
+    /// Per seat: events only that seat may see.
+    own_events: [u64; SEATS],
+    /// Per seat: steps only that seat may see.
+    own_steps: [u64; SEATS],
 }
 
-impl LoggedEvent {
-    /// The event as `viewer` may see it.
-    pub fn view_for(&self, viewer: Viewer) -> pb::MatchEvent {
-        let kind = if self.visibility.visible_to(viewer) {
-            self.kind.clone()
-        } else {
-            pb::match_event::Kind::Hidden(pb::HiddenEvent {
-                seat: self.owner_name.clone(),
-            })
-        };
-        pb::MatchEvent {
-            seq: self.seq,
-            time: Some(self.time.into()),
-            version: self.version,
-            kind: Some(kind),
+impl Numbers {
+    fn seq_for(&self, viewer: Viewer) -> u64 {
+        match viewer {
+            Viewer::Spectator => self.public_events,
+            Viewer::Seat(seat) => self.public_events + self.own_events[seat.index()],
         }
     }
 
-    /// The event with nothing redacted, for replays of finished matches.
+    fn version_for(&self, viewer: Viewer) -> u64 {
+        match viewer {
+            Viewer::Spectator => self.public_steps,
+            Viewer::Seat(seat) => self.public_steps + self.own_steps[seat.index()],
+        }
+    }
+
+    /// The numbers after `event`, which follows the event these numbers belong to, at whole
+    /// version `previous_version`.
+    fn after(mut self, previous_version: u64, event: &LoggedEvent) -> Self {
+        let new_steps = event.version.saturating_sub(previous_version);
+        match (event.hidden_step, event.visibility) {
+            (true, Visibility::Seat(seat)) => self.own_steps[seat.index()] += new_steps,
+            _ => self.public_steps += new_steps,
+        }
+        match event.visibility {
+            Visibility::Public => self.public_events += 1,
+            Visibility::Seat(seat) => self.own_events[seat.index()] += 1,
+        }
+        self
+    }
+}
+
+/// One event as stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoggedEvent {
+    /// The event's place in the whole log.
+    pub seq: u64,
+    /// The match's whole version after this event: every step counted.
+    pub version: u64,
+    pub time: SystemTime,
+    pub visibility: Visibility,
+    /// The name of the seat that owns a private event.
+    pub owner_name: String,
+    /// Part of a step only the owner may see (a hidden choice), private like all its events.
+    pub hidden_step: bool,
+    pub kind: pb::match_event::Kind,
+    numbers: Numbers,
+}
+
+impl LoggedEvent {
+    /// The event as `viewer` sees it, numbered for it; `None` when it may not see it.
+    pub fn view_for(&self, viewer: Viewer) -> Option<pb::MatchEvent> {
+        self.visibility.visible_to(viewer).then(|| pb::MatchEvent {
+            seq: self.numbers.seq_for(viewer),
+            time: Some(self.time.into()),
+            version: self.numbers.version_for(viewer),
+            kind: Some(self.kind.clone()),
+        })
+    }
+
+    /// The event in the whole numbering, nothing left out: for replays of finished matches.
     pub fn unredacted(&self) -> pb::MatchEvent {
         pb::MatchEvent {
             seq: self.seq,
@@ -50,27 +100,44 @@ impl LoggedEvent {
         }
     }
 
-    /// Equal in everything but the time it happened: what replaying the same inputs must
-    /// reproduce.
+    /// Equal in what replaying the same inputs must reproduce: everything but the time it
+    /// happened, whether it was hidden (matches stored before hidden steps existed say not) and
+    /// the rules version a match was created under (see `actor::restore`).
     pub fn same_as(&self, other: &LoggedEvent) -> bool {
-        (
-            self.seq,
-            self.version,
-            self.visibility,
-            &self.owner_name,
-            &self.kind,
-        ) == (
-            other.seq,
-            other.version,
-            other.visibility,
-            &other.owner_name,
-            &other.kind,
-        )
+        let kind = |event: &LoggedEvent| match &event.kind {
+            pb::match_event::Kind::MatchCreated(created) => {
+                pb::match_event::Kind::MatchCreated(pb::MatchCreated {
+                    rules_version: String::new(),
+                    ..created.clone()
+                })
+            }
+            kind => kind.clone(),
+        };
+        (self.seq, self.version, self.visibility, &self.owner_name)
+            == (
+                other.seq,
+                other.version,
+                other.visibility,
+                &other.owner_name,
+            )
+            && kind(self) == kind(other)
     }
 
     pub fn ends_match(&self) -> bool {
         matches!(self.kind, pb::match_event::Kind::MatchEnded(_))
     }
+}
+
+/// What the log is given to append or restore: an event before the log has numbered it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NewEvent {
+    pub seq: u64,
+    pub version: u64,
+    pub time: SystemTime,
+    pub visibility: Visibility,
+    pub owner_name: String,
+    pub hidden_step: bool,
+    pub kind: pb::match_event::Kind,
 }
 
 /// The ordered, gap-free log of one match.
@@ -81,8 +148,9 @@ pub struct EventLog {
 
 impl EventLog {
     /// A log of stored events, which must be numbered from 1 without gaps.
-    pub fn restore(events: Vec<LoggedEvent>) -> Result<Self, String> {
-        for (index, event) in events.iter().enumerate() {
+    pub fn restore(events: Vec<NewEvent>) -> Result<Self, String> {
+        let mut log = Self::default();
+        for (index, event) in events.into_iter().enumerate() {
             if event.seq != index as u64 + 1 {
                 return Err(format!(
                     "event #{} has seq {}: the stored log has a gap",
@@ -90,47 +158,90 @@ impl EventLog {
                     event.seq
                 ));
             }
+            log.push(event);
         }
-        Ok(Self {
-            events: events.into_iter().map(Arc::new).collect(),
-        })
+        Ok(log)
     }
 
-    /// Appends an event that happened at `time`, numbering it; `seats` names the owner of a
-    /// private event.
+    /// Appends an event that happened at `time`, at whole version `version`, numbering it;
+    /// `seats` names the owner of a private event. `hidden_step`: the event belongs to a step
+    /// only its (private) owner may see.
     pub fn append(
         &mut self,
         time: SystemTime,
         version: u64,
         visibility: Visibility,
+        hidden_step: bool,
         seats: &[&'static str],
         kind: pb::match_event::Kind,
-    ) -> Arc<LoggedEvent> {
+    ) {
         let owner_name = match visibility {
             Visibility::Public => String::new(),
             Visibility::Seat(Seat(index)) => seats[usize::from(index)].to_owned(),
         };
-        let event = Arc::new(LoggedEvent {
+        self.push(NewEvent {
             seq: self.last_seq() + 1,
             version,
             time,
             visibility,
             owner_name,
+            hidden_step: hidden_step && visibility != Visibility::Public,
             kind,
         });
-        self.events.push(Arc::clone(&event));
-        event
     }
 
+    fn push(&mut self, event: NewEvent) {
+        let (numbers, version) = self
+            .events
+            .last()
+            .map_or((Numbers::default(), 0), |last| (last.numbers, last.version));
+        let mut logged = LoggedEvent {
+            seq: event.seq,
+            version: event.version,
+            time: event.time,
+            visibility: event.visibility,
+            owner_name: event.owner_name,
+            hidden_step: event.hidden_step,
+            kind: event.kind,
+            numbers: Numbers::default(),
+        };
+        logged.numbers = numbers.after(version, &logged);
+        self.events.push(Arc::new(logged));
+    }
+
+    /// The newest event's place in the whole log.
     pub fn last_seq(&self) -> u64 {
         self.events.len() as u64
     }
 
-    /// Every event with `seq > after_seq`, in order.
+    /// Every event after the first `after_seq` of the whole log, in order.
     pub fn after(&self, after_seq: u64) -> &[Arc<LoggedEvent>] {
         let start =
             usize::try_from(after_seq).map_or(self.events.len(), |s| s.min(self.events.len()));
         &self.events[start..]
+    }
+
+    /// How many events of the whole log come before the first one `viewer` has not seen, when
+    /// it has seen its events up to its own `seq`.
+    pub fn position_after(&self, viewer: Viewer, seq: u64) -> u64 {
+        self.events
+            .partition_point(|event| event.numbers.seq_for(viewer) <= seq) as u64
+    }
+
+    fn newest(&self) -> Numbers {
+        self.events
+            .last()
+            .map_or_else(Numbers::default, |e| e.numbers)
+    }
+
+    /// The newest event's number as `viewer` counts.
+    pub fn last_seq_for(&self, viewer: Viewer) -> u64 {
+        self.newest().seq_for(viewer)
+    }
+
+    /// The match's version as `viewer` counts.
+    pub fn version_for(&self, viewer: Viewer) -> u64 {
+        self.newest().version_for(viewer)
     }
 }
 
@@ -138,7 +249,9 @@ impl EventLog {
 mod tests {
     use super::*;
 
-    const SEATS: [&str; 2] = ["first", "second"];
+    const NAMES: [&str; 2] = ["first", "second"];
+    const FIRST: Viewer = Viewer::Seat(Seat(0));
+    const SECOND: Viewer = Viewer::Seat(Seat(1));
 
     fn joined(seat: &str) -> pb::match_event::Kind {
         pb::match_event::Kind::SeatJoined(pb::SeatJoined {
@@ -147,17 +260,20 @@ mod tests {
         })
     }
 
+    fn seqs(log: &EventLog, viewer: Viewer) -> Vec<(u64, u64)> {
+        log.after(0)
+            .iter()
+            .filter_map(|e| e.view_for(viewer))
+            .map(|e| (e.seq, e.version))
+            .collect()
+    }
+
     #[test]
     fn numbering_starts_at_one_without_gaps() {
         let mut log = EventLog::default();
         for _ in 0..5 {
-            log.append(
-                SystemTime::now(),
-                0,
-                Visibility::Public,
-                &SEATS,
-                joined("first"),
-            );
+            let now = SystemTime::now();
+            log.append(now, 0, Visibility::Public, false, &NAMES, joined("first"));
         }
         let seqs: Vec<u64> = log.after(0).iter().map(|e| e.seq).collect();
         assert_eq!(seqs, [1, 2, 3, 4, 5]);
@@ -169,40 +285,114 @@ mod tests {
         assert!(log.after(99).is_empty());
     }
 
-    #[test]
-    fn private_events_are_hidden_from_everyone_but_their_seat() {
+    /// A public step, then two hidden steps of the second seat, then a public step that has a
+    /// private event of the first seat.
+    fn with_hidden_steps() -> EventLog {
         let mut log = EventLog::default();
+        let now = SystemTime::now();
+        let private = Visibility::Seat(Seat(1));
+        log.append(now, 1, Visibility::Public, false, &NAMES, joined("a"));
+        log.append(now, 1, Visibility::Public, false, &NAMES, joined("b"));
+        log.append(now, 2, private, true, &NAMES, joined("c"));
+        log.append(now, 2, private, true, &NAMES, joined("d"));
+        log.append(now, 3, private, true, &NAMES, joined("e"));
+        log.append(now, 4, Visibility::Public, false, &NAMES, joined("f"));
         log.append(
-            SystemTime::now(),
-            0,
-            Visibility::Public,
-            &SEATS,
-            joined("first"),
+            now,
+            4,
+            Visibility::Seat(Seat(0)),
+            false,
+            &NAMES,
+            joined("g"),
         );
-        let private = log.append(
-            SystemTime::now(),
-            1,
-            Visibility::Seat(Seat(1)),
-            &SEATS,
-            joined("second"),
-        );
+        log
+    }
 
-        let own = private.view_for(Viewer::Seat(Seat(1)));
-        assert_eq!(own.kind, Some(joined("second")));
-
-        let hidden = pb::match_event::Kind::Hidden(pb::HiddenEvent {
-            seat: "second".into(),
-        });
-        for viewer in [Viewer::Seat(Seat(0)), Viewer::Spectator] {
-            let seen = private.view_for(viewer);
-            assert_eq!(seen.seq, 2, "same numbering for every viewer");
-            assert_eq!(seen.version, 1);
-            assert_eq!(seen.kind, Some(hidden.clone()));
-        }
-        let public = &log.after(0)[0];
+    #[test]
+    fn each_viewer_counts_only_what_it_may_see() {
+        let log = with_hidden_steps();
+        assert_eq!(seqs(&log, Viewer::Spectator), [(1, 1), (2, 1), (3, 2)]);
+        assert_eq!(seqs(&log, FIRST), [(1, 1), (2, 1), (3, 2), (4, 2)]);
         assert_eq!(
-            public.view_for(Viewer::Spectator).kind,
-            Some(joined("first"))
+            seqs(&log, SECOND),
+            [(1, 1), (2, 1), (3, 2), (4, 2), (5, 3), (6, 4)]
         );
+        assert_eq!(
+            [Viewer::Spectator, FIRST, SECOND].map(|v| (log.last_seq_for(v), log.version_for(v))),
+            [(3, 2), (4, 2), (6, 4)]
+        );
+        // Resuming after a viewer's own seq starts at the first event it has not seen.
+        assert_eq!(
+            log.position_after(Viewer::Spectator, 2),
+            5,
+            "past what it never sees"
+        );
+        assert_eq!(log.position_after(FIRST, 3), 6);
+        assert_eq!(log.position_after(SECOND, 5), 5);
+        assert_eq!(log.position_after(SECOND, 6), 7);
+        // The whole numbering shows everything.
+        let whole: Vec<(u64, u64)> = log
+            .after(0)
+            .iter()
+            .map(|e| e.unredacted())
+            .map(|e| (e.seq, e.version))
+            .collect();
+        assert_eq!(
+            whole,
+            [(1, 1), (2, 1), (3, 2), (4, 2), (5, 3), (6, 4), (7, 4)]
+        );
+    }
+
+    #[test]
+    fn hidden_steps_leave_the_others_numbers_as_they_were() {
+        let mut plain = EventLog::default();
+        let now = SystemTime::now();
+        plain.append(now, 1, Visibility::Public, false, &NAMES, joined("a"));
+        plain.append(now, 1, Visibility::Public, false, &NAMES, joined("b"));
+        plain.append(now, 2, Visibility::Public, false, &NAMES, joined("f"));
+        plain.append(
+            now,
+            2,
+            Visibility::Seat(Seat(0)),
+            false,
+            &NAMES,
+            joined("g"),
+        );
+        let hidden = with_hidden_steps();
+        for viewer in [Viewer::Spectator, FIRST] {
+            let strip = |log: &EventLog| -> Vec<(u64, u64, Option<pb::match_event::Kind>)> {
+                log.after(0)
+                    .iter()
+                    .filter_map(|e| e.view_for(viewer))
+                    .map(|e| (e.seq, e.version, e.kind))
+                    .collect()
+            };
+            assert_eq!(strip(&plain), strip(&hidden), "{viewer:?}");
+        }
+    }
+
+    #[test]
+    fn a_restored_log_numbers_as_the_original() {
+        let log = with_hidden_steps();
+        let stored: Vec<NewEvent> = log
+            .after(0)
+            .iter()
+            .map(|e| NewEvent {
+                seq: e.seq,
+                version: e.version,
+                time: e.time,
+                visibility: e.visibility,
+                owner_name: e.owner_name.clone(),
+                hidden_step: e.hidden_step,
+                kind: e.kind.clone(),
+            })
+            .collect();
+        let restored = EventLog::restore(stored.clone()).unwrap();
+        for viewer in [Viewer::Spectator, FIRST, SECOND] {
+            assert_eq!(seqs(&restored, viewer), seqs(&log, viewer));
+        }
+        let mut gap = stored;
+        gap.remove(2);
+        assert!(EventLog::restore(gap).is_err());
     }
 }

@@ -1,8 +1,9 @@
 //! Match hosting: an actor per match ([`actor`]), its event log ([`log`]), seat tokens
-//! ([`token`]), event streams ([`stream`]), the translation to stored rows ([`durable`]) and the
-//! registry that finds matches by id.
+//! ([`token`]), its secret seed ([`chance`]), event streams ([`stream`]), the translation to
+//! stored rows ([`durable`]) and the registry that finds matches by id.
 
 pub mod actor;
+pub mod chance;
 pub mod clock;
 pub mod durable;
 #[cfg(test)]
@@ -17,10 +18,12 @@ use std::sync::{Arc, RwLock};
 use pitchmate_proto::v1 as pb;
 
 pub use actor::{ActorLimits, MatchHandle, MatchSetup, SeatCall, Submission};
+pub use chance::MatchChance;
 
 use crate::error::ServiceError;
 use crate::games::{GameRegistry, option_from_proto};
 use crate::store::{Store, StoreError, StoredMatch};
+use log::EventLog;
 
 /// What `create` needs besides the variant.
 #[derive(Clone, Debug, Default)]
@@ -170,20 +173,18 @@ impl MatchRegistry {
             .iter()
             .map(|(name, value)| Ok((name.clone(), option_from_proto(name, value)?)))
             .collect::<Result<BTreeMap<_, _>, ServiceError>>()?;
-        let seed = match request.seed {
-            Some(seed) => seed,
-            None => random_seed()?,
-        };
+        let chance = MatchChance::draw(request.seed)
+            .map_err(|e| ServiceError::Unavailable(format!("no randomness for a seed: {e}")))?;
         let position = Some(request.start_position).filter(|p| !p.is_empty());
-        let game = self
-            .games
-            .start(&request.variant_id, &options, seed, position.clone())?;
+        let game =
+            self.games
+                .start(&request.variant_id, &options, chance.seed, position.clone())?;
         let resolved = pitchmate_rules::Options::resolve(&game.info().options, &options)?;
         let setup = MatchSetup {
             match_id: uuid::Uuid::new_v4().to_string(),
             variant_id: request.variant_id,
             options: resolved.all().clone(),
-            seed,
+            chance,
             start_position: position,
             create_time: clock::now(),
             hosting: request.hosting,
@@ -288,41 +289,60 @@ impl MatchRegistry {
         }
     }
 
-    /// The replay of a match as stored: its header and every event, private ones hidden
-    /// unless the match is over (then the whole history may be shown).
+    /// The replay of a match: its header and its events. Until the match is over, as a
+    /// spectator sees it (numbered in the spectator's count, the seed not revealed); once it is
+    /// over, the whole history in the whole numbering, and the seed.
     pub async fn replay(&self, match_id: &str) -> Result<pb::GetReplayResponse, ServiceError> {
-        let summary = self.entry(match_id)?.summary();
+        let entry = self.entry(match_id)?;
+        let summary = entry.summary();
         let stored = self.load(match_id).await?;
-        let undecodable = |e: durable::Undecodable| ServiceError::MatchNotRebuildable {
+        let undecodable = |detail: String| ServiceError::MatchNotRebuildable {
             match_id: match_id.to_owned(),
-            detail: e.to_string(),
+            detail,
         };
-        let setup = durable::setup_from_bytes(&stored.row.setup).map_err(undecodable)?;
+        let setup =
+            durable::setup_from_bytes(&stored.row.setup).map_err(|e| undecodable(e.to_string()))?;
         let events = stored
             .events
             .iter()
             .map(durable::event_from_row)
             .collect::<Result<Vec<_>, _>>()
-            .map_err(undecodable)?;
+            .map_err(|e| undecodable(e.to_string()))?;
         // The stored log, not the summary, says whether it is over: the summary may trail it.
         let ended = events.iter().rev().find_map(|e| match &e.kind {
-            pb::match_event::Kind::MatchEnded(ended) => Some(ended.result.clone()),
+            pb::match_event::Kind::MatchEnded(ended) => ended.result.clone(),
             _ => None,
         });
-        let mut header = durable::setup_header(&setup, &summary.rules_version);
-        header.seats = summary.seats;
-        (header.status, header.result) = match ended {
-            Some(result) => (pb::MatchStatus::Finished as i32, result),
+        let (status, result) = match ended {
+            Some(result) if result.reason() == pb::ResultReason::Aborted => {
+                (pb::MatchStatus::Aborted as i32, Some(result))
+            }
+            Some(result) => (pb::MatchStatus::Finished as i32, Some(result)),
             None => (summary.status, summary.result),
         };
-        let over = is_over(header.status);
+        let over = is_over(status);
+        let log = match entry {
+            // A hosted match knows which of its steps were hidden, also for steps stored before
+            // the store recorded it.
+            Entry::Live(handle) if !over => handle.events_after(0).await?,
+            _ => EventLog::restore(events)
+                .map_err(undecodable)?
+                .after(0)
+                .to_vec(),
+        };
+        let header = pb::ReplayHeader {
+            seats: summary.seats,
+            status,
+            result,
+            ..durable::replay_header(&setup, &summary.rules_version, over)
+        };
         Ok(pb::GetReplayResponse {
             header: Some(header),
-            events: events
+            events: log
                 .iter()
-                .map(|e| {
+                .filter_map(|e| {
                     if over {
-                        e.unredacted()
+                        Some(e.unredacted())
                     } else {
                         e.view_for(pitchmate_rules::Viewer::Spectator)
                     }
@@ -348,16 +368,9 @@ fn rebuild(
         .start(
             &setup.variant_id,
             &setup.options,
-            setup.seed,
+            setup.chance.seed,
             setup.start_position.clone(),
         )
         .map_err(|e| format!("the game cannot start as stored: {e}"))?;
     actor::restore(stored, game, limits, store.clone())
-}
-
-fn random_seed() -> Result<u64, ServiceError> {
-    let mut bytes = [0u8; 8];
-    getrandom::fill(&mut bytes)
-        .map_err(|e| ServiceError::Unavailable(format!("no randomness for a seed: {e}")))?;
-    Ok(u64::from_le_bytes(bytes))
 }

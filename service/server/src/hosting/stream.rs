@@ -157,7 +157,7 @@ enum Woken {
     Stopping,
 }
 
-/// A watcher's stream: the backlog after `after_seq`, then live events, heartbeats after
+/// A watcher's stream: the backlog the subscription holds, then live events, heartbeats after
 /// `heartbeat` of quiet, and with `prompt` a seat's `your_turn` prompts listing actions in that
 /// detail (a spectator's never has any). It ends after the match ends or when `stopping` turns
 /// true. A spectator's `slot` is held until the stream is dropped.
@@ -211,10 +211,8 @@ pub fn play(
     }))
 }
 
-/// Where a stream starts, and what it shares with every other.
+/// What a stream shares with every other.
 pub struct StreamStart {
-    /// The stream sends events after this seq.
-    pub after_seq: u64,
     /// Quiet on the stream before it sends a heartbeat.
     pub heartbeat: Duration,
     /// Turns true when the server shuts down, which ends the stream.
@@ -233,8 +231,11 @@ struct Follower {
     live: broadcast::Receiver<Arc<LoggedEvent>>,
     heartbeat: Duration,
     stopping: watch::Receiver<bool>,
-    /// The seq of the newest event queued.
+    /// How many events of the whole log the stream has taken: queued, or passed over as not
+    /// the viewer's to see.
     sent: u64,
+    /// The viewer's own seq of the newest event queued.
+    shown: u64,
     /// Messages ready to go, in order.
     queued: VecDeque<Outgoing>,
     /// Set once nothing more will be queued.
@@ -274,6 +275,7 @@ impl Follower {
         let Subscription {
             viewer,
             seat_name,
+            start: position,
             backlog,
             live,
             ended,
@@ -294,7 +296,8 @@ impl Follower {
             live,
             heartbeat: start.heartbeat,
             stopping: start.stopping,
-            sent: start.after_seq,
+            sent: position.whole,
+            shown: position.shown,
             queued: VecDeque::new(),
             finish: None,
             failure: None,
@@ -306,7 +309,7 @@ impl Follower {
         };
         follower.queue(&backlog);
         if ended && follower.finish.is_none() {
-            // The end was at or before `after_seq`: nothing more will come.
+            // The end was at or before where it starts: nothing more will come.
             follower.finish = Some(Finish::MatchEnded);
         }
         follower
@@ -389,13 +392,11 @@ impl Follower {
             Err(refused) => Err(refused),
         };
         let result = match submitted {
-            Ok(response) => {
-                if let Some(last) = response.events.last() {
-                    self.catch_up_to(last.seq).await;
-                }
+            Ok(submitted) => {
+                self.catch_up_to(submitted.last_seq).await;
                 pb::action_outcome::Result::Accepted(pb::ActionAccepted {
-                    version: response.version,
-                    duplicate: response.duplicate,
+                    version: submitted.response.version,
+                    duplicate: submitted.response.duplicate,
                 })
             }
             Err(error) => {
@@ -409,8 +410,8 @@ impl Follower {
         }));
     }
 
-    /// Queues the events up to `seq`. The actor publishes an action's events before it answers,
-    /// so they are normally waiting on the live feed already.
+    /// Queues the events up to `seq` of the whole log. The actor publishes an action's events
+    /// before it answers, so they are normally waiting on the live feed already.
     async fn catch_up_to(&mut self, seq: u64) {
         while self.sent < seq && self.finish.is_none() {
             match self.live.try_recv() {
@@ -432,7 +433,7 @@ impl Follower {
         };
         if !self
             .handle
-            .may_prompt(prompts.seat_name, self.sent, prompts.prompted)
+            .may_prompt(prompts.seat, prompts.seat_name, self.sent, prompts.prompted)
         {
             return;
         }
@@ -464,12 +465,15 @@ impl Follower {
         }
     }
 
-    /// Queues events in order, up to and including one that ends the match.
+    /// Queues events in order, those the viewer may see, up to and including one that ends the
+    /// match.
     fn queue(&mut self, events: &[Arc<LoggedEvent>]) {
         for event in events {
-            self.queued
-                .push_back(Outgoing::Event(event.view_for(self.viewer)));
             self.sent = event.seq;
+            if let Some(view) = event.view_for(self.viewer) {
+                self.shown = view.seq;
+                self.queued.push_back(Outgoing::Event(view));
+            }
             if event.ends_match() {
                 self.finish = Some(Finish::MatchEnded);
                 return;
@@ -479,7 +483,7 @@ impl Follower {
 
     fn queue_heartbeat(&mut self) {
         self.queued.push_back(Outgoing::Heartbeat(pb::Heartbeat {
-            last_seq: self.sent,
+            last_seq: self.shown,
         }));
     }
 }
@@ -561,7 +565,6 @@ mod tests {
         let subscription = handle.watch(None, 0).await.unwrap();
         let (_never_stop, stopping) = watch::channel(false);
         let start = StreamStart {
-            after_seq: 0,
             heartbeat: Duration::from_secs(60),
             stopping,
         };

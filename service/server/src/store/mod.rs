@@ -145,6 +145,8 @@ pub struct EventRow {
     /// The seat that may see a private event; `None` for a public one.
     pub owner_seat: Option<u8>,
     pub owner_name: String,
+    /// Part of a step only its owner may see (a hidden choice).
+    pub hidden_step: bool,
     /// The encoded event.
     pub kind: Vec<u8>,
 }

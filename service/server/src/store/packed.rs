@@ -58,6 +58,8 @@ struct PackedEvent {
     owner_name: String,
     #[prost(bytes = "vec", tag = "6")]
     kind: Vec<u8>,
+    #[prost(bool, tag = "7")]
+    hidden_step: bool,
 }
 
 #[derive(Clone, PartialEq, prost::Message)]
@@ -185,6 +187,7 @@ impl Unpacked {
                 time_nanos: event.time_nanos,
                 owner_seat: event.owner_seat.map(|seat| seat as u8),
                 owner_name: event.owner_name,
+                hidden_step: event.hidden_step,
                 kind: event.kind,
             }));
         self.answers
@@ -219,6 +222,7 @@ impl From<EventRow> for PackedEvent {
             owner_seat: event.owner_seat.map(u32::from),
             owner_name: event.owner_name,
             kind: event.kind,
+            hidden_step: event.hidden_step,
         }
     }
 }

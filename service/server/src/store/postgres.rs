@@ -262,6 +262,7 @@ async fn one_row_per_append(transaction: &Transaction<'_>) -> Result<(), StoreEr
                 time_nanos: r.get(2),
                 owner_seat: r.get::<_, Option<i64>>(3).map(|s| s as u8),
                 owner_name: r.get(4),
+                hidden_step: false,
                 kind: r.get(5),
             })
             .collect();

@@ -49,6 +49,7 @@ fn event(seq: u64) -> EventRow {
         time_nanos: 1_700_000_000_000_000 + seq as i64,
         owner_seat: seq.is_multiple_of(3).then_some(1),
         owner_name: if seq.is_multiple_of(3) { "second" } else { "" }.to_owned(),
+        hidden_step: seq.is_multiple_of(6),
         kind: vec![seq as u8; 5],
     }
 }
@@ -340,7 +341,13 @@ fn schema_1_matches() -> Vec<StoredMatch> {
                     ..acted(4, 0)
                 },
             ],
-            events: (1..=7).map(event).collect(),
+            // Schema 1 had no hidden steps.
+            events: (1..=7)
+                .map(|seq| EventRow {
+                    hidden_step: false,
+                    ..event(seq)
+                })
+                .collect(),
             answers: vec![answer(0, "x-1"), answer(0, "x-3"), answer(1, "x-2")],
         },
         StoredMatch {

@@ -7,7 +7,7 @@ use pitchmate_rules::chessyball::{
 
 use super::ProtoMapping;
 use super::convert::{scores_to_proto, seat_name, square_from_proto, square_to_proto};
-use crate::error::ServiceError;
+use crate::GameError;
 
 use pb::chessyball_action::Kind as ActionKind;
 use pb::chessyball_event::Kind as EventKind;
@@ -61,9 +61,9 @@ impl ProtoMapping for Chessyball {
         }
     }
 
-    fn action_from_proto(action: &pb::Action) -> Result<Action, ServiceError> {
+    fn action_from_proto(action: &pb::Action) -> Result<Action, GameError> {
         let Some(pb::action::Game::Chessyball(action)) = &action.game else {
-            return Err(ServiceError::InvalidArgument(
+            return Err(GameError::InvalidArgument(
                 "this is a Chessyball match: set `action.chessyball`".to_owned(),
             ));
         };
@@ -77,7 +77,7 @@ impl ProtoMapping for Chessyball {
             }),
             Some(ActionKind::EndTurn(_)) => Ok(Action::EndTurn),
             Some(ActionKind::Shoot(_)) => Ok(Action::Shoot),
-            None => Err(ServiceError::InvalidArgument(
+            None => Err(GameError::InvalidArgument(
                 "`chessyball` names no action: set move, place_ball, end_turn or shoot".to_owned(),
             )),
         }
@@ -321,7 +321,10 @@ mod tests {
         ];
         for (action, named) in cases {
             let error = Chessyball::action_from_proto(&action).unwrap_err();
-            assert_eq!(error.reason(), "INVALID_ARGUMENT", "{action:?}");
+            assert!(
+                matches!(error, crate::GameError::InvalidArgument(_)),
+                "{action:?}"
+            );
             assert!(
                 error.to_string().contains(named),
                 "`{error}` should mention `{named}`"

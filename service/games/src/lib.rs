@@ -1,14 +1,19 @@
-//! The rules<->proto mapping and the type erasure the match actors work through.
+//! The Pitchmate games on the wire: the rules<->proto mapping and the type erasure the match
+//! actors work through.
 //!
 //! Each game implements [`ProtoMapping`] (its own file here): how its actions, events and
 //! details look on the wire. [`Hosted`] turns any such game into a [`HostedGame`], the
-//! object-safe face an actor holds; [`GameRegistry`] maps variant ids to constructors.
+//! object-safe face an actor holds; [`GameRegistry`] maps variant ids to constructors. The
+//! server hosts matches through it, and anyone can re-simulate a finished match with it.
 
+pub mod chance;
 mod chessyball;
 mod convert;
 mod gridiron;
 mod kings_goal;
+pub mod ndjson;
 mod soccer_chess;
+pub mod verify;
 mod xfutebol;
 
 use std::collections::BTreeMap;
@@ -16,7 +21,8 @@ use std::sync::OnceLock;
 
 use pitchmate_proto::v1 as pb;
 use pitchmate_rules::{
-    Emitted, Game, Outcome, RuleError, Seat, Turn, VariantInfo, Viewer, Visibility,
+    Emitted, Game, Outcome, RuleError, RuleErrorKind, Seat, Seed, Turn, VariantInfo, Viewer,
+    Visibility,
 };
 
 pub use convert::{
@@ -24,7 +30,31 @@ pub use convert::{
     turn_to_proto, variant_to_proto,
 };
 
-use crate::error::ServiceError;
+/// Why a game refused a request. The engine's own refusals keep their [`RuleError`], with the
+/// rule an illegal action breaks.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    #[error("no variant has the id `{id}`; this server hosts: {known}")]
+    UnknownVariant { id: String, known: String },
+    /// A message that is not a readable request of this game (a typed action of another game,
+    /// fields missing, an index out of range).
+    #[error("{0}")]
+    InvalidArgument(String),
+    #[error("{0}")]
+    InvalidOption(String),
+    #[error(transparent)]
+    Rule(#[from] RuleError),
+}
+
+impl GameError {
+    fn illegal(rule: Option<pitchmate_rules::Rule>, message: String) -> Self {
+        Self::Rule(RuleError {
+            kind: RuleErrorKind::IllegalAction,
+            rule,
+            message,
+        })
+    }
+}
 
 /// How many legal notations an ILLEGAL_ACTION message quotes.
 const LEGAL_EXAMPLES: usize = 12;
@@ -35,7 +65,7 @@ pub trait ProtoMapping: Game {
 
     /// Reads a typed action. A message for another game, or one with fields missing, is
     /// INVALID_ARGUMENT; whether the action is legal is checked afterwards.
-    fn action_from_proto(action: &pb::Action) -> Result<Self::Action, ServiceError>;
+    fn action_from_proto(action: &pb::Action) -> Result<Self::Action, GameError>;
 
     fn event_to_proto(event: &Self::Event, seats: &[&'static str]) -> pb::GameEvent;
 
@@ -73,7 +103,7 @@ pub trait HostedGame: Send + Sync {
     /// than built, kept and copied, unless a listing is already kept.
     fn legal_actions_once(&self, seat: Seat, detail: pb::ActionDetail) -> Vec<pb::LegalAction>;
     /// Plays an action for `seat`. On error nothing changed.
-    fn play(&mut self, seat: Seat, choice: &ActionChoice) -> Result<Played, ServiceError>;
+    fn play(&mut self, seat: Seat, choice: &ActionChoice) -> Result<Played, GameError>;
     /// The board, turn, scores and details as `viewer` may see them.
     fn view(&self, viewer: Viewer, version: u64) -> pb::MatchView;
     fn outcome(&self) -> Option<Outcome>;
@@ -111,7 +141,7 @@ struct SeatActions<G: ProtoMapping> {
 impl<G: ProtoMapping> Hosted<G> {
     pub fn start(
         options: &BTreeMap<String, pitchmate_rules::OptionValue>,
-        seed: u64,
+        seed: Seed,
         position: Option<String>,
     ) -> Result<Self, RuleError> {
         let info = G::info();
@@ -198,7 +228,7 @@ impl<G: ProtoMapping> Hosted<G> {
 
     /// Finds where in the seat's legal actions the action a choice names is, refusing anything
     /// not legal now.
-    fn choose(&self, seat: Seat, choice: &ActionChoice) -> Result<usize, ServiceError> {
+    fn choose(&self, seat: Seat, choice: &ActionChoice) -> Result<usize, GameError> {
         let legal = &self.seat_actions(seat).actions;
         let position = |action: &G::Action| legal.iter().position(|a| a == action);
         match choice {
@@ -207,7 +237,7 @@ impl<G: ProtoMapping> Hosted<G> {
                 if index < legal.len() {
                     return Ok(index);
                 }
-                Err(ServiceError::InvalidArgument(format!(
+                Err(GameError::InvalidArgument(format!(
                     "action index {index} is out of range: there are {} legal actions (indexes \
                      0..{}); fetch them with GetLegalActions",
                     legal.len(),
@@ -219,16 +249,16 @@ impl<G: ProtoMapping> Hosted<G> {
                 if let Some(index) = position(&action) {
                     return Ok(index);
                 }
-                // The engine knows why the action is refused; ask it on a copy (a refusal
+                // The engine knows which rule refuses the action; ask it on a copy (a refusal
                 // changes nothing, but `apply` needs a mutable game).
-                let why = match self.game.clone().apply(seat, &action) {
-                    Err(refusal) => refusal.message,
-                    Ok(_) => "that action is not legal now".to_owned(),
+                let (rule, why) = match self.game.clone().apply(seat, &action) {
+                    Err(refusal) => (refusal.rule, refusal.message),
+                    Ok(_) => (None, "that action is not legal now".to_owned()),
                 };
-                Err(ServiceError::IllegalAction(format!(
-                    "{why}; {}",
-                    self.legal_summary(seat, legal)
-                )))
+                Err(GameError::illegal(
+                    rule,
+                    format!("{why}; {}", self.legal_summary(seat, legal)),
+                ))
             }
             ActionChoice::Notation(text) => {
                 // A bot that listed the actions usually sends back a canonical notation from
@@ -240,18 +270,20 @@ impl<G: ProtoMapping> Hosted<G> {
                 }
                 match self.game.parse_action(seat, text) {
                     Ok(action) => position(&action).ok_or_else(|| {
-                        ServiceError::IllegalAction(format!(
-                            "`{text}` is not legal now; {}",
-                            self.legal_summary(seat, legal)
-                        ))
+                        GameError::illegal(
+                            None,
+                            format!(
+                                "`{text}` is not legal now; {}",
+                                self.legal_summary(seat, legal)
+                            ),
+                        )
                     }),
-                    Err(error) => {
-                        let mut error = ServiceError::from(error);
-                        if let ServiceError::IllegalAction(message) = &mut error {
-                            message.push_str("; ");
-                            message.push_str(&self.legal_summary(seat, legal));
+                    Err(mut error) => {
+                        if error.kind == RuleErrorKind::IllegalAction {
+                            error.message.push_str("; ");
+                            error.message.push_str(&self.legal_summary(seat, legal));
                         }
-                        Err(error)
+                        Err(error.into())
                     }
                 }
             }
@@ -318,7 +350,7 @@ impl<G: ProtoMapping> HostedGame for Hosted<G> {
         }
     }
 
-    fn play(&mut self, seat: Seat, choice: &ActionChoice) -> Result<Played, ServiceError> {
+    fn play(&mut self, seat: Seat, choice: &ActionChoice) -> Result<Played, GameError> {
         if !self.current_turn().is_to_act(seat) {
             let to_act: Vec<&str> = self
                 .current_turn()
@@ -326,7 +358,7 @@ impl<G: ProtoMapping> HostedGame for Hosted<G> {
                 .iter()
                 .map(|s| self.seat_name(*s))
                 .collect();
-            return Err(ServiceError::NotYourTurn(format!(
+            return Err(RuleError::not_your_turn(format!(
                 "it is not `{}`'s turn; waiting for: {}",
                 self.seat_name(seat),
                 if to_act.is_empty() {
@@ -334,7 +366,8 @@ impl<G: ProtoMapping> HostedGame for Hosted<G> {
                 } else {
                     to_act.join(", ")
                 }
-            )));
+            ))
+            .into());
         }
         let index = self.choose(seat, choice)?;
         let seat_actions = self.seat_actions(seat);
@@ -404,13 +437,13 @@ impl<G: ProtoMapping> HostedGame for Hosted<G> {
 
 type Starter = fn(
     &BTreeMap<String, pitchmate_rules::OptionValue>,
-    u64,
+    Seed,
     Option<String>,
 ) -> Result<Box<dyn HostedGame>, RuleError>;
 
 fn starter<G: ProtoMapping>(
     options: &BTreeMap<String, pitchmate_rules::OptionValue>,
-    seed: u64,
+    seed: Seed,
     position: Option<String>,
 ) -> Result<Box<dyn HostedGame>, RuleError> {
     Ok(Box::new(Hosted::<G>::start(options, seed, position)?))
@@ -443,7 +476,7 @@ impl GameRegistry {
         self.entries.iter().map(|(info, _)| info)
     }
 
-    pub fn info(&self, variant_id: &str) -> Result<&VariantInfo, ServiceError> {
+    pub fn info(&self, variant_id: &str) -> Result<&VariantInfo, GameError> {
         self.entry(variant_id).map(|(info, _)| info)
     }
 
@@ -452,18 +485,18 @@ impl GameRegistry {
         &self,
         variant_id: &str,
         options: &BTreeMap<String, pitchmate_rules::OptionValue>,
-        seed: u64,
+        seed: Seed,
         position: Option<String>,
-    ) -> Result<Box<dyn HostedGame>, ServiceError> {
+    ) -> Result<Box<dyn HostedGame>, GameError> {
         let (_, start) = self.entry(variant_id)?;
         Ok(start(options, seed, position)?)
     }
 
-    fn entry(&self, variant_id: &str) -> Result<&(VariantInfo, Starter), ServiceError> {
+    fn entry(&self, variant_id: &str) -> Result<&(VariantInfo, Starter), GameError> {
         self.entries
             .iter()
             .find(|(info, _)| info.id == variant_id)
-            .ok_or_else(|| ServiceError::UnknownVariant {
+            .ok_or_else(|| GameError::UnknownVariant {
                 id: variant_id.to_owned(),
                 known: self.variants().map(|v| v.id).collect::<Vec<_>>().join(", "),
             })
@@ -510,7 +543,8 @@ mod tests {
 
     #[test]
     fn turns_and_listings_follow_every_action() {
-        let mut hosted = Hosted::<SoccerChess>::start(&BTreeMap::new(), 7, None).unwrap();
+        let mut hosted =
+            Hosted::<SoccerChess>::start(&BTreeMap::new(), Seed::from_number(7), None).unwrap();
         let seats = (0..hosted.info.seats.len() as u8).map(Seat);
         let mut played = 0;
         while hosted.outcome().is_none() && played < 400 {

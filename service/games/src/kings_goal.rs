@@ -8,7 +8,7 @@ use pitchmate_rules::kings_goal::{
 
 use super::ProtoMapping;
 use super::convert::{scores_to_proto, seat_name, square_from_proto, square_to_proto};
-use crate::error::ServiceError;
+use crate::GameError;
 
 use pb::kings_goal_action::Kind as ActionKind;
 use pb::kings_goal_event::Kind as EventKind;
@@ -29,16 +29,16 @@ fn kinds_to_proto(kinds: &[PieceKind]) -> Vec<i32> {
 }
 
 /// Reads a piece kind the action cannot do without.
-fn kind_from_proto(raw: i32, field: &str) -> Result<PieceKind, ServiceError> {
+fn kind_from_proto(raw: i32, field: &str) -> Result<PieceKind, GameError> {
     optional_kind_from_proto(raw, field)?.ok_or_else(|| {
-        ServiceError::InvalidArgument(format!(
+        GameError::InvalidArgument(format!(
             "`{field}` is missing: give a King's Goal piece kind (1 king to 6 pawn)"
         ))
     })
 }
 
 /// Reads a piece kind that may be left unspecified (a move without promotion).
-fn optional_kind_from_proto(raw: i32, field: &str) -> Result<Option<PieceKind>, ServiceError> {
+fn optional_kind_from_proto(raw: i32, field: &str) -> Result<Option<PieceKind>, GameError> {
     match pb::KingsGoalPieceKind::try_from(raw) {
         Ok(pb::KingsGoalPieceKind::Unspecified) => Ok(None),
         Ok(pb::KingsGoalPieceKind::King) => Ok(Some(PieceKind::King)),
@@ -47,7 +47,7 @@ fn optional_kind_from_proto(raw: i32, field: &str) -> Result<Option<PieceKind>, 
         Ok(pb::KingsGoalPieceKind::Bishop) => Ok(Some(PieceKind::Bishop)),
         Ok(pb::KingsGoalPieceKind::Knight) => Ok(Some(PieceKind::Knight)),
         Ok(pb::KingsGoalPieceKind::Pawn) => Ok(Some(PieceKind::Pawn)),
-        Err(_) => Err(ServiceError::InvalidArgument(format!(
+        Err(_) => Err(GameError::InvalidArgument(format!(
             "`{field}` {raw} is not a King's Goal piece kind (1 king to 6 pawn)"
         ))),
     }
@@ -102,7 +102,7 @@ fn step_from_proto(
     to: Option<&pb::Square>,
     promotion: i32,
     name: &str,
-) -> Result<(Square, Square, Option<PieceKind>), ServiceError> {
+) -> Result<(Square, Square, Option<PieceKind>), GameError> {
     Ok((
         square_from_proto(from, &format!("{name}.from"))?,
         square_from_proto(to, &format!("{name}.to"))?,
@@ -155,9 +155,9 @@ impl ProtoMapping for KingsGoal {
         }
     }
 
-    fn action_from_proto(action: &pb::Action) -> Result<Action, ServiceError> {
+    fn action_from_proto(action: &pb::Action) -> Result<Action, GameError> {
         let Some(pb::action::Game::KingsGoal(action)) = &action.game else {
-            return Err(ServiceError::InvalidArgument(
+            return Err(GameError::InvalidArgument(
                 "this is a King's Goal match: set `action.kings_goal`".to_owned(),
             ));
         };
@@ -198,7 +198,7 @@ impl ProtoMapping for KingsGoal {
                 to: square_from_proto(pass.to.as_ref(), "pass.to")?,
             }),
             Some(ActionKind::Wait(_)) => Ok(Action::Wait),
-            None => Err(ServiceError::InvalidArgument(
+            None => Err(GameError::InvalidArgument(
                 "`kings_goal` names no action: set choose, default_choice, place, \
                  default_placement, move, capture, pass or wait"
                     .to_owned(),
@@ -415,7 +415,12 @@ mod tests {
     #[test]
     fn the_legal_actions_of_a_whole_match_round_trip_through_proto() {
         let options = BTreeMap::from([("moves_per_half".to_owned(), OptionValue::Int(6))]);
-        let mut game = pitchmate_rules::start::<KingsGoal>(&options, 0, None).unwrap();
+        let mut game = pitchmate_rules::start::<KingsGoal>(
+            &options,
+            pitchmate_rules::Seed::from_number(0),
+            None,
+        )
+        .unwrap();
         let mut rng = Rng::new(3);
         let mut actions = 0;
         while game.outcome().is_none() {
@@ -620,8 +625,12 @@ mod tests {
     #[test]
     fn details_give_phase_counts_kicking_side_and_hands_per_seat() {
         let start = "8/8/8/8/8/8/8/8 choice b - 1:3 0-1 b -/QN";
-        let game =
-            pitchmate_rules::start::<KingsGoal>(&BTreeMap::new(), 0, Some(start.into())).unwrap();
+        let game = pitchmate_rules::start::<KingsGoal>(
+            &BTreeMap::new(),
+            pitchmate_rules::Seed::from_number(0),
+            Some(start.into()),
+        )
+        .unwrap();
         let pb::match_view::Details::KingsGoal(details) =
             KingsGoal::details_to_proto(&game.details(Viewer::Spectator), &SEATS)
         else {
@@ -667,8 +676,12 @@ mod tests {
     #[test]
     fn a_pending_kick_off_shows_in_the_details() {
         let start = "r2k4/2p2p2/3b4/4n3/4R3/2P5/3N1P2/B3K3 play w e4 1:0 0-0 w* -/-";
-        let game =
-            pitchmate_rules::start::<KingsGoal>(&BTreeMap::new(), 0, Some(start.into())).unwrap();
+        let game = pitchmate_rules::start::<KingsGoal>(
+            &BTreeMap::new(),
+            pitchmate_rules::Seed::from_number(0),
+            Some(start.into()),
+        )
+        .unwrap();
         let pb::match_view::Details::KingsGoal(details) =
             KingsGoal::details_to_proto(&game.details(Viewer::Seat(WHITE)), &SEATS)
         else {
@@ -761,7 +774,10 @@ mod tests {
         ];
         for (action, expected) in cases {
             let error = KingsGoal::action_from_proto(&action).unwrap_err();
-            assert_eq!(error.reason(), "INVALID_ARGUMENT", "{action:?}");
+            assert!(
+                matches!(error, crate::GameError::InvalidArgument(_)),
+                "{action:?}"
+            );
             let message = error.to_string();
             assert!(
                 message.contains(expected),

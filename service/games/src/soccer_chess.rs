@@ -5,7 +5,7 @@ use pitchmate_rules::soccer_chess::{Action, Details, Event, PieceKind, SoccerChe
 
 use super::ProtoMapping;
 use super::convert::{scores_to_proto, seat_name, square_from_proto, square_to_proto};
-use crate::error::ServiceError;
+use crate::GameError;
 
 use pb::soccer_chess_action::Kind as ActionKind;
 use pb::soccer_chess_event::Kind as EventKind;
@@ -20,14 +20,14 @@ fn kind_to_proto(kind: PieceKind) -> pb::SoccerChessPieceKind {
     }
 }
 
-fn kind_from_proto(raw: i32) -> Result<PieceKind, ServiceError> {
+fn kind_from_proto(raw: i32) -> Result<PieceKind, GameError> {
     match pb::SoccerChessPieceKind::try_from(raw) {
         Ok(pb::SoccerChessPieceKind::Keeper) => Ok(PieceKind::Keeper),
         Ok(pb::SoccerChessPieceKind::Defender) => Ok(PieceKind::Defender),
         Ok(pb::SoccerChessPieceKind::Rook) => Ok(PieceKind::Rook),
         Ok(pb::SoccerChessPieceKind::Bishop) => Ok(PieceKind::Bishop),
         Ok(pb::SoccerChessPieceKind::Attacker) => Ok(PieceKind::Attacker),
-        Ok(pb::SoccerChessPieceKind::Unspecified) | Err(_) => Err(ServiceError::InvalidArgument(
+        Ok(pb::SoccerChessPieceKind::Unspecified) | Err(_) => Err(GameError::InvalidArgument(
             format!("`place.kind` {raw} is not a Soccer Chess piece kind (1 to 5)"),
         )),
     }
@@ -64,9 +64,9 @@ impl ProtoMapping for SoccerChess {
         }
     }
 
-    fn action_from_proto(action: &pb::Action) -> Result<Action, ServiceError> {
+    fn action_from_proto(action: &pb::Action) -> Result<Action, GameError> {
         let Some(pb::action::Game::SoccerChess(action)) = &action.game else {
-            return Err(ServiceError::InvalidArgument(
+            return Err(GameError::InvalidArgument(
                 "this is a Soccer Chess match: set `action.soccer_chess`".to_owned(),
             ));
         };
@@ -85,7 +85,7 @@ impl ProtoMapping for SoccerChess {
                 target: square_from_proto(kick.target.as_ref(), "kick.target")?,
             }),
             Some(ActionKind::EndSet(_)) => Ok(Action::EndSet),
-            None => Err(ServiceError::InvalidArgument(
+            None => Err(GameError::InvalidArgument(
                 "`soccer_chess` names no action: set place, default_formation, move, kick or \
                  end_set"
                     .to_owned(),
@@ -258,7 +258,10 @@ mod tests {
         };
         for action in [empty, no_kind, no_square, bad_kind] {
             let error = SoccerChess::action_from_proto(&action).unwrap_err();
-            assert_eq!(error.reason(), "INVALID_ARGUMENT", "{action:?}");
+            assert!(
+                matches!(error, crate::GameError::InvalidArgument(_)),
+                "{action:?}"
+            );
         }
     }
 

@@ -79,7 +79,11 @@ mod tests {
             header: Some(pb::ReplayHeader {
                 match_id: "m".into(),
                 variant_id: "soccer-chess".into(),
-                seed: u64::MAX,
+                chance: Some(pb::Chance {
+                    generator: pb::ChanceGenerator::Chacha20 as i32,
+                    seed: vec![0xff; 32],
+                    ..pb::Chance::default()
+                }),
                 status: pb::MatchStatus::Finished as i32,
                 ..pb::ReplayHeader::default()
             }),
@@ -99,10 +103,10 @@ mod tests {
         let header: serde_json::Value = serde_json::from_str(&lines[0]).unwrap();
         assert_eq!(header["variantId"], "soccer-chess");
         assert_eq!(header["status"], "MATCH_STATUS_FINISHED");
+        assert_eq!(header["chance"]["generator"], "CHANCE_GENERATOR_CHACHA20");
         assert_eq!(
-            header["seed"],
-            u64::MAX.to_string(),
-            "64-bit numbers as strings"
+            header["chance"]["seed"], "//////////////////////////////////////////8=",
+            "bytes as base64"
         );
         let event: serde_json::Value = serde_json::from_str(&lines[1]).unwrap();
         assert_eq!(event["seatJoined"]["playerName"], "ann");

@@ -6,7 +6,7 @@ use pitchmate_rules::{
     BoardView, OptionKind, OptionValue, Seat, Square, Turn, TurnStructure, VariantInfo, ZoneKind,
 };
 
-use crate::error::ServiceError;
+use crate::GameError;
 
 pub fn square_to_proto(square: Square) -> pb::Square {
     pb::Square {
@@ -17,13 +17,13 @@ pub fn square_to_proto(square: Square) -> pb::Square {
 }
 
 /// Reads a square from its coordinates, or from its name when both coordinates are zero.
-pub fn square_from_proto(square: Option<&pb::Square>, field: &str) -> Result<Square, ServiceError> {
+pub fn square_from_proto(square: Option<&pb::Square>, field: &str) -> Result<Square, GameError> {
     let square = square.ok_or_else(|| {
-        ServiceError::InvalidArgument(format!("`{field}` is missing: give a square"))
+        GameError::InvalidArgument(format!("`{field}` is missing: give a square"))
     })?;
     if square.file == 0 && square.rank == 0 {
         return Square::parse(&square.name).ok_or_else(|| {
-            ServiceError::InvalidArgument(format!(
+            GameError::InvalidArgument(format!(
                 "`{field}`: `{}` is not a square name like `e4`; or give file and rank",
                 square.name
             ))
@@ -31,7 +31,7 @@ pub fn square_from_proto(square: Option<&pb::Square>, field: &str) -> Result<Squ
     }
     match (i8::try_from(square.file), i8::try_from(square.rank)) {
         (Ok(file), Ok(rank)) => Ok(Square::new(file, rank)),
-        _ => Err(ServiceError::InvalidArgument(format!(
+        _ => Err(GameError::InvalidArgument(format!(
             "`{field}`: file {} rank {} is far off any board",
             square.file, square.rank
         ))),
@@ -119,12 +119,12 @@ pub fn option_to_proto(value: &OptionValue) -> pb::OptionValue {
     }
 }
 
-pub fn option_from_proto(name: &str, value: &pb::OptionValue) -> Result<OptionValue, ServiceError> {
+pub fn option_from_proto(name: &str, value: &pb::OptionValue) -> Result<OptionValue, GameError> {
     match &value.kind {
         Some(pb::option_value::Kind::IntValue(v)) => Ok(OptionValue::Int(*v)),
         Some(pb::option_value::Kind::BoolValue(v)) => Ok(OptionValue::Bool(*v)),
         Some(pb::option_value::Kind::StringValue(v)) => Ok(OptionValue::Text(v.clone())),
-        None => Err(ServiceError::InvalidOption(format!(
+        None => Err(GameError::InvalidOption(format!(
             "option `{name}` has no value; set int_value, bool_value or string_value"
         ))),
     }
@@ -227,7 +227,7 @@ mod tests {
         ];
         for square in bad {
             let error = square_from_proto(square.as_ref(), "from").unwrap_err();
-            assert_eq!(error.reason(), "INVALID_ARGUMENT");
+            assert!(matches!(error, crate::GameError::InvalidArgument(_)));
         }
     }
 
@@ -244,9 +244,9 @@ mod tests {
             );
         }
         let empty = pb::OptionValue { kind: None };
-        assert_eq!(
-            option_from_proto("o", &empty).unwrap_err().reason(),
-            "INVALID_OPTION"
-        );
+        assert!(matches!(
+            option_from_proto("o", &empty),
+            Err(GameError::InvalidOption(_))
+        ));
     }
 }
