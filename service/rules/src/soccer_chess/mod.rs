@@ -8,12 +8,17 @@
 mod notation;
 mod pitch;
 mod position;
+mod refusal;
+#[cfg(test)]
+mod refusal_tests;
+pub mod rules;
 #[cfg(test)]
 mod tests;
 
 use crate::board::{BallView, BoardView, PieceView, Zone, ZoneKind};
 use crate::game::{
-    Emitted, Game, Outcome, RuleError, Seat, SetupSpec, Turn, TurnStructure, VariantInfo, Viewer,
+    Emitted, Game, Outcome, Rule, RuleError, Seat, SetupSpec, Turn, TurnStructure, VariantInfo,
+    Viewer,
 };
 use crate::geometry::Square;
 use crate::options::OptionSpec;
@@ -414,39 +419,6 @@ impl SoccerChess {
             .collect()
     }
 
-    /// Why `seat` may not place a `kind` on `square` now, or `None` when it may.
-    fn placement_problem(&self, seat: Seat, kind: PieceKind, square: Square) -> Option<String> {
-        let misplacement = self.misplacement(seat, kind, square, &self.unplaced(seat))?;
-        let half = self.half_of(seat);
-        Some(match misplacement {
-            Misplacement::NoneLeft => format!("you have no {} left to place", kind.name()),
-            Misplacement::OutsideTeamArea => format!(
-                "{square} is outside your team area ({})",
-                match half {
-                    Half::Bottom => "ranks 1-8",
-                    Half::Top => "ranks 10-17",
-                }
-            ),
-            Misplacement::Occupied(other) => {
-                format!("{square} already holds a {}", other.name())
-            }
-            Misplacement::KeeperOutsideSmallArea => format!(
-                "the keeper must start in your small area (files d-h of {})",
-                match half {
-                    Half::Bottom => "ranks 1-2",
-                    Half::Top => "ranks 16-17",
-                }
-            ),
-            Misplacement::InSmallArea => {
-                format!("{square} is in a small area, where only the keeper may stand")
-            }
-            Misplacement::BishopsOnOneColour(other) => format!(
-                "your other bishop stands on {other}, a square of the same colour as {square}; \
-                 the bishops must start on different colours"
-            ),
-        })
-    }
-
     /// The rule a placement breaks, if any; `unplaced` is `self.unplaced(seat)`, which listing
     /// every placement asks once rather than once per square.
     fn misplacement(
@@ -520,43 +492,18 @@ impl SoccerChess {
         })
     }
 
-    fn apply_setup(
-        &mut self,
-        seat: Seat,
-        action: &Action,
-    ) -> Result<Vec<Emitted<Event>>, RuleError> {
+    /// Carries out a placement that `refusal` let through.
+    fn apply_setup(&mut self, seat: Seat, action: &Action) -> Vec<Emitted<Event>> {
         let mut events = Vec::new();
         match *action {
-            Action::Place { kind, square } => {
-                if let Some(problem) = self.placement_problem(seat, kind, square) {
-                    return Err(RuleError::illegal(format!(
-                        "cannot place a {} on {square}: {problem}",
-                        kind.name()
-                    )));
-                }
-                events.push(self.place(seat, kind, square));
-            }
+            Action::Place { kind, square } => events.push(self.place(seat, kind, square)),
             Action::DefaultFormation => {
-                if self.unplaced(seat).len() != TEAM_SIZE {
-                    return Err(RuleError::illegal(
-                        "the default formation is only available before you place any piece; \
-                         place the remaining pieces one by one",
-                    ));
-                }
                 for (kind, square) in self.half_of(seat).default_formation() {
                     events.push(self.place(seat, kind, square));
                 }
             }
             Action::Move { .. } | Action::Kick { .. } | Action::EndSet => {
-                return Err(RuleError::illegal(format!(
-                    "the pieces are still being placed; place one piece (e.g. {}) or use \
-                     the default formation",
-                    self.setup_actions(seat)
-                        .iter()
-                        .find(|a| matches!(a, Action::Place { .. }))
-                        .map(|a| self.format_action(seat, a))
-                        .unwrap_or_default()
-                )));
+                unreachable!("refused during setup")
             }
         }
         if self.unplaced(seat).is_empty() {
@@ -568,112 +515,54 @@ impl SoccerChess {
                 self.to_move = self.visited();
             }
         }
-        Ok(events)
+        events
     }
 
-    fn apply_play(
-        &mut self,
-        seat: Seat,
-        action: &Action,
-    ) -> Result<Vec<Emitted<Event>>, RuleError> {
+    /// Carries out a move, kick or end of set that `refusal` let through.
+    fn apply_play(&mut self, seat: Seat, action: &Action) -> Vec<Emitted<Event>> {
         let mut events = Vec::new();
         match *action {
             Action::Place { .. } | Action::DefaultFormation => {
-                return Err(RuleError::illegal(
-                    "the pieces are already placed; move or kick with a piece, or end the set",
-                ));
+                unreachable!("refused during play")
             }
-            Action::EndSet => {
-                if !self.may_end_set(seat) {
-                    return Err(RuleError::illegal(
-                        "a set can only end after at least one move; move or kick with a piece",
-                    ));
-                }
-                self.end_set(&mut events);
+            Action::EndSet => self.end_set(&mut events),
+            Action::Move { from, to } => {
+                let id = self.piece_at(from).expect("refusal checked the mover");
+                self.put(id, to);
+                self.moved.push(id);
+                events.push(Emitted::public(Event::PieceMoved {
+                    piece_id: id,
+                    from,
+                    to,
+                }));
+                self.end_full_set(&mut events);
             }
-            Action::Move { from, .. } | Action::Kick { from, .. } => {
-                let id = self.check_piece_action(seat, action, from)?;
-                match *action {
-                    Action::Move { to, .. } => {
-                        self.put(id, to);
-                        self.moved.push(id);
-                        events.push(Emitted::public(Event::PieceMoved {
-                            piece_id: id,
-                            from,
-                            to,
-                        }));
-                    }
-                    Action::Kick { target, .. } => {
-                        let ball_from = self.ball;
-                        self.put(id, ball_from);
-                        self.moved.push(id);
-                        self.ball = target;
-                        events.push(Emitted::public(Event::BallKicked {
-                            piece_id: id,
-                            from,
-                            ball_from,
-                            ball_to: target,
-                        }));
-                        if let Some(half) = goal_defended_by(target) {
-                            self.score_goal(seat, half, &mut events);
-                            return Ok(events);
-                        }
-                    }
-                    _ => unreachable!("only moves and kicks reach here"),
-                }
-                if self.moved.len() as u32 == MOVES_PER_SET {
-                    self.end_set(&mut events);
+            Action::Kick { from, target } => {
+                let id = self.piece_at(from).expect("refusal checked the kicker");
+                let ball_from = self.ball;
+                self.put(id, ball_from);
+                self.moved.push(id);
+                self.ball = target;
+                events.push(Emitted::public(Event::BallKicked {
+                    piece_id: id,
+                    from,
+                    ball_from,
+                    ball_to: target,
+                }));
+                match goal_defended_by(target) {
+                    Some(half) => self.score_goal(seat, half, &mut events),
+                    None => self.end_full_set(&mut events),
                 }
             }
         }
-        Ok(events)
+        events
     }
 
-    /// The id of the piece making a move or kick, once the action is known to be legal.
-    fn check_piece_action(
-        &self,
-        seat: Seat,
-        action: &Action,
-        from: Square,
-    ) -> Result<u32, RuleError> {
-        let listing = |ids: Vec<u32>| {
-            let listed: Vec<String> = ids
-                .into_iter()
-                .flat_map(|id| self.piece_actions(id))
-                .map(|a| self.format_action(seat, &a))
-                .collect();
-            if listed.is_empty() {
-                "none".to_owned()
-            } else {
-                listed.join(", ")
-            }
-        };
-        let Some(id) = self
-            .piece_at(from)
-            .filter(|id| self.pieces[*id as usize].owner == seat)
-        else {
-            return Err(RuleError::illegal(format!(
-                "you have no piece on {from}; your legal moves and kicks: {}",
-                listing(self.movable_pieces(seat).collect())
-            )));
-        };
-        let kind = self.pieces[id as usize].kind;
-        if self.moved.contains(&id) {
-            return Err(RuleError::illegal(format!(
-                "the {} on {from} already moved in this set; each piece moves at most once per \
-                 set. Still possible: {}",
-                kind.name(),
-                listing(self.movable_pieces(seat).collect())
-            )));
+    /// Ends the set once its last move is made.
+    fn end_full_set(&mut self, events: &mut Vec<Emitted<Event>>) {
+        if self.moved.len() as u32 == MOVES_PER_SET {
+            self.end_set(events);
         }
-        if !self.piece_actions(id).contains(action) {
-            return Err(RuleError::illegal(format!(
-                "the {} on {from} cannot do that; its legal moves and kicks: {}",
-                kind.name(),
-                listing(vec![id])
-            )));
-        }
-        Ok(id)
     }
 
     fn score_goal(&mut self, kicker: Seat, goal: Half, events: &mut Vec<Emitted<Event>>) {
@@ -892,6 +781,10 @@ impl Game for SoccerChess {
         }
     }
 
+    fn rules() -> &'static [Rule] {
+        rules::RULES
+    }
+
     fn new(setup: &SetupSpec) -> Result<Self, RuleError> {
         let options = &setup.options;
         let rules = Rules {
@@ -954,11 +847,14 @@ impl Game for SoccerChess {
                 seat_name(seat)
             )));
         }
-        match self.phase {
+        if let Some(refusal) = self.refusal(seat, action) {
+            return Err(refusal);
+        }
+        Ok(match self.phase {
             Phase::Setup => self.apply_setup(seat, action),
             Phase::Play => self.apply_play(seat, action),
             Phase::Over => unreachable!("checked above"),
-        }
+        })
     }
 
     fn outcome(&self) -> Option<Outcome> {

@@ -1,8 +1,10 @@
 //! Action notation: the page's own (`Qexi9`, `Bi7`), plus `K@f1`, `default` and `end`.
 
 use super::pitch::{self, goal_defended_by, on_board};
+use super::refusal::Breach;
+use super::rules::{MOVE_PATTERN, NAME_ONE_PIECE, ONCE_PER_SET, OWN_PIECE};
 use super::{Action, Phase, PieceKind, SoccerChess};
-use crate::game::{Game, RuleError, Seat};
+use crate::game::{RuleError, Seat};
 use crate::geometry::Square;
 use crate::rivals::{Rivals, push_origin_hint};
 
@@ -122,6 +124,18 @@ enum Origin {
     Square(Square),
 }
 
+/// Where the named piece stands, as a refusal says it: "on file e".
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Origin::Any => write!(f, "on the board"),
+            Origin::File(file) => write!(f, "on file {}", (b'a' + file as u8 - 1) as char),
+            Origin::Rank(rank) => write!(f, "on rank {rank}"),
+            Origin::Square(square) => write!(f, "on {square}"),
+        }
+    }
+}
+
 impl Origin {
     fn matches(self, square: Square) -> bool {
         match self {
@@ -145,29 +159,15 @@ pub(super) fn parse(game: &SoccerChess, seat: Seat, text: &str) -> Result<Action
         )));
     }
     let text = text.trim();
-    let chosen = |action: Action, refusal: &dyn Fn() -> String| {
-        if game.legal_actions(seat).contains(&action) {
-            Ok(action)
-        } else {
-            Err(RuleError::illegal(format!(
-                "`{text}` is not legal now: {}",
-                refusal()
-            )))
-        }
+    let chosen = |action: Action| match game.refusal(seat, &action) {
+        Some(refusal) => Err(refusal),
+        None => Ok(action),
     };
     if text.eq_ignore_ascii_case(END_SET) {
-        return chosen(Action::EndSet, &|| {
-            if game.phase == Phase::Setup {
-                "the pieces are still being placed".to_owned()
-            } else {
-                "a set ends only after at least one move".to_owned()
-            }
-        });
+        return chosen(Action::EndSet);
     }
     if text.eq_ignore_ascii_case(DEFAULT_FORMATION) {
-        return chosen(Action::DefaultFormation, &|| {
-            "the default formation is only available before you place any piece".to_owned()
-        });
+        return chosen(Action::DefaultFormation);
     }
     let mut chars = text.chars();
     let kind = chars
@@ -182,13 +182,7 @@ pub(super) fn parse(game: &SoccerChess, seat: Seat, text: &str) -> Result<Action
     let rest = chars.as_str();
     if let Some(square_text) = rest.strip_prefix('@') {
         let square = board_square(square_text, text)?;
-        return chosen(Action::Place { kind, square }, &|| {
-            if game.phase == Phase::Play {
-                return "the pieces are already placed; move or kick instead".to_owned();
-            }
-            game.placement_problem(seat, kind, square)
-                .unwrap_or_else(|| "that placement is not available".to_owned())
-        });
+        return chosen(Action::Place { kind, square });
     }
     let (origin_text, kick, destination_text) = split_piece_action(rest, text)?;
     let origin = parse_origin(origin_text, text)?;
@@ -205,10 +199,7 @@ pub(super) fn parse(game: &SoccerChess, seat: Seat, text: &str) -> Result<Action
             ))
         })?;
     if game.phase == Phase::Setup {
-        return Err(RuleError::illegal(format!(
-            "`{text}` is not legal now: the pieces are still being placed (e.g. `K@f1`, \
-             `{DEFAULT_FORMATION}`)"
-        )));
+        return Err(game.setup_phase_refusal(seat));
     }
     let candidates: Vec<u32> = game
         .movable_pieces(seat)
@@ -230,32 +221,92 @@ pub(super) fn parse(game: &SoccerChess, seat: Seat, text: &str) -> Result<Action
         .collect();
     match matching.as_slice() {
         [one] => Ok(one.clone()),
-        [] => {
-            let options: Vec<String> = candidates
-                .iter()
-                .flat_map(|id| game.piece_actions(*id))
-                .map(|action| format(game, seat, &action))
-                .collect();
-            let legal_list = if options.is_empty() {
-                format!("none of your {}s can move in this set", kind.name())
-            } else {
-                format!("legal for your {}s: {}", kind.name(), options.join(", "))
-            };
-            Err(RuleError::illegal(format!(
-                "`{text}` is not legal now; {legal_list}"
-            )))
-        }
+        [] => Err(unmatched(game, seat, kind, origin, kick, destination, text)),
         several => {
             let options: Vec<String> = several
                 .iter()
                 .map(|action| format(game, seat, action))
                 .collect();
-            Err(RuleError::illegal(format!(
-                "`{text}` is ambiguous; it could be {}",
-                options.join(" or ")
-            )))
+            Err(RuleError::breaks(
+                NAME_ONE_PIECE,
+                format!("`{text}` could be {}", options.join(" or ")),
+            ))
         }
     }
+}
+
+/// The refusal of a move or kick that no piece of `kind` named by `origin` may make: the rule
+/// the likeliest meant piece breaks, and what pieces of the kind may do instead.
+fn unmatched(
+    game: &SoccerChess,
+    seat: Seat,
+    kind: PieceKind,
+    origin: Origin,
+    kick: bool,
+    destination: Square,
+    text: &str,
+) -> RuleError {
+    let named: Vec<(u32, Square)> = SoccerChess::team_ids(seat)
+        .filter(|id| game.pieces[*id as usize].kind == kind)
+        .filter_map(|id| Some((id, game.pieces[id as usize].square?)))
+        .filter(|(_, square)| origin.matches(*square))
+        .collect();
+    let unmoved: Vec<(u32, Square)> = named
+        .iter()
+        .copied()
+        .filter(|(id, _)| !game.moved.contains(id))
+        .collect();
+    let (rule, why) = if named.is_empty() {
+        (OWN_PIECE, format!("you have no {} {origin}", kind.name()))
+    } else if unmoved.is_empty() {
+        let squares: Vec<String> = named.iter().map(|(_, sq)| sq.to_string()).collect();
+        (
+            ONCE_PER_SET,
+            format!(
+                "your {} on {} already moved in this set",
+                kind.name(),
+                squares.join(" and ")
+            ),
+        )
+    } else {
+        let breaches: Vec<(Square, Breach)> = unmoved
+            .iter()
+            .map(|&(id, from)| {
+                let action = if kick {
+                    Action::Kick {
+                        from,
+                        target: destination,
+                    }
+                } else {
+                    Action::Move {
+                        from,
+                        to: destination,
+                    }
+                };
+                (from, game.breach(id, &action))
+            })
+            .collect();
+        // A piece whose pattern fits the move is the likelier one meant, so its reason is the
+        // rule to name.
+        let (_, (rule, _)) = breaches
+            .iter()
+            .find(|(_, (rule, _))| *rule != MOVE_PATTERN)
+            .unwrap_or(&breaches[0]);
+        let reasons: Vec<String> = breaches
+            .iter()
+            .map(|(from, (_, why))| format!("the {} on {from}: {why}", kind.name()))
+            .collect();
+        (*rule, reasons.join("; "))
+    };
+    let legal = game.listed(
+        seat,
+        game.movable_pieces(seat)
+            .filter(|id| game.pieces[*id as usize].kind == kind),
+    );
+    RuleError::breaks(
+        rule,
+        format!("`{text}`: {why}; legal for your {}s: {legal}", kind.name()),
+    )
 }
 
 fn board_square(square_text: &str, text: &str) -> Result<Square, RuleError> {

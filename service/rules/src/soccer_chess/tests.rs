@@ -50,13 +50,13 @@ const PAGE_AFTER_SAMPLE: [&str; 17] = [
     "...........",
     ".....K.....",
 ];
-const PAGE_START_POSITION: &str = "5k5/11/4b6/11/4nnnn3/11/2rq2r2bq/11/5o5/R3Q1Q3R/1N2N1N2N1/11/\
-                                   5B5/5B5/11/11/5K5 first 1 - 1 0-0 0-0";
+pub(super) const PAGE_START_POSITION: &str = "5k5/11/4b6/11/4nnnn3/11/2rq2r2bq/11/5o5/R3Q1Q3R/1N2N1N2N1/11/\
+                                              5B5/5B5/11/11/5K5 first 1 - 1 0-0 0-0";
 /// The page's puzzle: the visitor (lower case) to move can score.
-const PAGE_PUZZLE: &str = "11/4k6/4q6/4bn4r/7on2/4N6/3r7/4b6/6n4/3BR2Q3/q4Bn4/7N1N1/11/\
-                           4QNR4/11/11/5K5 second 1 - 1 0-0 0-0";
+pub(super) const PAGE_PUZZLE: &str = "11/4k6/4q6/4bn4r/7on2/4N6/3r7/4b6/6n4/3BR2Q3/q4Bn4/7N1N1/11/\
+                                      4QNR4/11/11/5K5 second 1 - 1 0-0 0-0";
 
-fn spec(position: Option<String>, options: &[(&str, OptionValue)]) -> SetupSpec {
+pub(super) fn spec(position: Option<String>, options: &[(&str, OptionValue)]) -> SetupSpec {
     let given: BTreeMap<String, OptionValue> = options
         .iter()
         .map(|(name, value)| ((*name).to_owned(), value.clone()))
@@ -68,17 +68,17 @@ fn spec(position: Option<String>, options: &[(&str, OptionValue)]) -> SetupSpec 
     }
 }
 
-fn game_at(position: &str, options: &[(&str, OptionValue)]) -> SoccerChess {
+pub(super) fn game_at(position: &str, options: &[(&str, OptionValue)]) -> SoccerChess {
     SoccerChess::new(&spec(Some(position.to_owned()), options))
         .unwrap_or_else(|e| panic!("{position}: {e}"))
 }
 
-fn fresh(options: &[(&str, OptionValue)]) -> SoccerChess {
+pub(super) fn fresh(options: &[(&str, OptionValue)]) -> SoccerChess {
     SoccerChess::new(&spec(None, options)).unwrap()
 }
 
 /// A position from a list of pieces such as `Qe5` (visited, bottom) or `ke16` (visitor, top).
-fn pos(pieces: &str, ball: &str, rest: &str) -> String {
+pub(super) fn pos(pieces: &str, ball: &str, rest: &str) -> String {
     let mut rows = vec![vec!['.'; 11]; 17];
     let mut mark = |symbol: char, square: Square| {
         rows[(17 - square.rank) as usize][(square.file - 1) as usize] = symbol;
@@ -113,16 +113,16 @@ fn pos(pieces: &str, ball: &str, rest: &str) -> String {
     format!("{} {rest}", board.join("/"))
 }
 
-fn sq(name: &str) -> Square {
+pub(super) fn sq(name: &str) -> Square {
     Square::parse(name).unwrap()
 }
 
-fn int(value: i64) -> OptionValue {
+pub(super) fn int(value: i64) -> OptionValue {
     OptionValue::Int(value)
 }
 
 /// Parses and applies one action of the seat to move.
-fn act(game: &mut SoccerChess, text: &str) -> Vec<Event> {
+pub(super) fn act(game: &mut SoccerChess, text: &str) -> Vec<Event> {
     let seat = game.to_move;
     let action = game
         .parse_action(seat, text)
@@ -549,7 +549,7 @@ fn a_set_may_end_early_but_only_after_a_move() {
     let mut game = game_at(PAGE_START_POSITION, &[]);
     assert!(!game.legal_actions(FIRST).contains(&Action::EndSet));
     let err = refused(&mut game, FIRST, Action::EndSet);
-    assert!(err.message.contains("at least one move"), "{err}");
+    assert_eq!(err.rule, Some(rules::END_AFTER_A_MOVE), "{err}");
     act(&mut game, "Bi7");
     assert!(game.turn().may_end_turn);
     let events = act(&mut game, "end");
@@ -1180,7 +1180,7 @@ fn check_invariants(game: &SoccerChess) {
 
 /// The most actions a match can take: two setups, both games' sets and the golden-goal sets,
 /// five moves each.
-fn action_bound(sets: u32, golden: u32) -> usize {
+pub(super) fn action_bound(sets: u32, golden: u32) -> usize {
     (2 * 2 * TEAM_SIZE) + (2 * (2 * sets + golden) * MOVES_PER_SET) as usize
 }
 
