@@ -6,18 +6,28 @@
 
 mod notation;
 mod pitch;
+#[cfg(test)]
+mod refusal_tests;
+pub mod rules;
 mod settings;
 #[cfg(test)]
 mod tests;
 
 use crate::board::{BallView, BoardView, PieceView, Zone, ZoneKind};
 use crate::game::{
-    Emitted, Game, Outcome, RuleError, Seat, SetupSpec, Turn, TurnStructure, VariantInfo, Viewer,
+    Emitted, Game, Outcome, Rule, RuleError, Seat, SetupSpec, Turn, TurnStructure, VariantInfo,
+    Viewer,
 };
 use crate::geometry::{KING_DIRECTIONS, Square};
 use crate::rng::Rng;
 
 use pitch::Pitch;
+use rules::{
+    BALL_BLOCKS, BOX_FOR_KEEPER, CLEAR_PATH, EMPTY_TARGET, END_AFTER_AN_ACTION,
+    EXTENSION_MOVES_BALL, KEEPER_IN_BOX, NOT_IN_OWN_GOAL, ON_THE_BOARD, OWN_PIECE,
+    PLACE_BALL_FIRST, PLACEMENT_AFTER_GOAL, PLACEMENT_IN_OWN_BOX, PLACEMENT_ON_EMPTY_SQUARE,
+    SHOOT_IN_SHOOTOUT, SHOOTOUT_ONLY_SHOOT, STRAIGHT_LINE, USE_EVERY_ACTION,
+};
 pub use settings::{AfterGoal, BallStart, PassThrough, StartingSeat};
 use settings::{Settings, option_specs};
 
@@ -282,6 +292,10 @@ impl Game for Chessyball {
         }
     }
 
+    fn rules() -> &'static [Rule] {
+        rules::RULES
+    }
+
     fn new(setup: &SetupSpec) -> Result<Self, RuleError> {
         let settings = Settings::read(&setup.options)?;
         let pitch = Pitch {
@@ -511,16 +525,18 @@ impl Chessyball {
         }
     }
 
-    /// Whether `piece` may finish a move on the empty square `sq`.
-    fn may_end(&self, piece: &Piece, sq: Square) -> bool {
+    /// The rule that forbids `piece` to finish a move on the empty square `sq`, if one does.
+    fn rule_against_ending(&self, piece: &Piece, sq: Square) -> Option<Rule> {
         if self.pitch.goal_owner(sq) == Some(piece.owner) {
-            return false;
+            return Some(NOT_IN_OWN_GOAL);
         }
         let own_box = self.pitch.box_owner(sq) == Some(piece.owner);
-        if piece.keeper {
-            own_box || self.settings.keeper_leaves_box
+        if piece.keeper && !own_box && !self.settings.keeper_leaves_box {
+            Some(KEEPER_IN_BOX)
+        } else if !piece.keeper && own_box {
+            Some(BOX_FOR_KEEPER)
         } else {
-            !own_box
+            None
         }
     }
 
@@ -541,7 +557,7 @@ impl Chessyball {
                     }
                     break;
                 }
-                if self.may_end(piece, at) {
+                if self.rule_against_ending(piece, at).is_none() {
                     out.push(at);
                 }
             }
@@ -647,7 +663,8 @@ impl Chessyball {
         if seat == HOME { "home" } else { "away" }
     }
 
-    /// Accepts exactly the listed legal actions; otherwise says why not and what is legal.
+    /// Accepts exactly the listed legal actions; otherwise names the rule the action breaks and
+    /// what would be legal.
     fn check_action(&self, seat: Seat, action: &Action) -> Result<(), RuleError> {
         if self.phase == Phase::Over {
             return Err(RuleError::game_over());
@@ -670,41 +687,60 @@ impl Chessyball {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        let message = match (self.phase, action) {
-            (Phase::Shootout, _) => "the match is in the penalty shoot-out: the only action is \
-                                     `shoot`"
-                .to_owned(),
-            (Phase::PlaceBall, _) => format!(
-                "your side conceded and must first place the ball on an empty square of its \
-                 keeper box: {}",
-                listed(&legal)
-            ),
-            (Phase::Play, Action::Move { from, to }) => self.explain_move(*from, *to),
-            (Phase::Play, Action::EndTurn) => format!(
-                "the turn may not end now ({} of {} actions taken; ending early is {}); play a \
-                 move instead",
-                self.actions_taken,
-                self.actions_allowed,
-                if self.settings.end_turn_early {
-                    "allowed after the first action"
+        Err(match (self.phase, action) {
+            (Phase::Shootout, _) => {
+                RuleError::breaks(SHOOTOUT_ONLY_SHOOT, "send `shoot` to take your kick")
+            }
+            (Phase::PlaceBall, &Action::PlaceBall { square }) => {
+                let (rule, why) = if self.pitch.box_owner(square) != Some(self.to_move) {
+                    (PLACEMENT_IN_OWN_BOX, "is outside your keeper box")
                 } else {
-                    "switched off by the match options"
-                }
+                    (PLACEMENT_ON_EMPTY_SQUARE, "holds a piece")
+                };
+                RuleError::breaks(
+                    rule,
+                    format!(
+                        "{} {why}; the free squares of your box: {}",
+                        square_name(square),
+                        listed(&legal)
+                    ),
+                )
+            }
+            (Phase::PlaceBall, _) => RuleError::breaks(
+                PLACE_BALL_FIRST,
+                format!(
+                    "your side conceded; place the ball on an empty square of your keeper box: {}",
+                    listed(&legal)
+                ),
             ),
-            (Phase::Play, Action::PlaceBall { .. }) => {
-                "the ball is placed only by a side that conceded a goal under \
-                 `after_goal = defender_places`; play a move instead"
-                    .to_owned()
-            }
-            (Phase::Play, Action::Shoot) => {
-                "penalties are taken only in the shoot-out; play a move instead".to_owned()
-            }
+            (Phase::Play, &Action::Move { from, to }) => self.refuse_move(from, to),
+            (Phase::Play, Action::EndTurn) if self.settings.end_turn_early => RuleError::breaks(
+                END_AFTER_AN_ACTION,
+                "no action taken yet this turn; play a move first",
+            ),
+            (Phase::Play, Action::EndTurn) => RuleError::breaks(
+                USE_EVERY_ACTION,
+                format!(
+                    "{} of {} actions taken, and `end` needs the `end_turn_early` option, which \
+                     this match has off; play a move",
+                    self.actions_taken, self.actions_allowed
+                ),
+            ),
+            (Phase::Play, Action::PlaceBall { .. }) => RuleError::breaks(
+                PLACEMENT_AFTER_GOAL,
+                format!("the ball is in play on {}; play a move", self.ball),
+            ),
+            (Phase::Play, Action::Shoot) => RuleError::breaks(
+                SHOOT_IN_SHOOTOUT,
+                "the match is in regular play; play a move",
+            ),
             (Phase::Over, _) => unreachable!("checked above"),
-        };
-        Err(RuleError::illegal(message))
+        })
     }
 
-    fn explain_move(&self, from: Square, to: Square) -> String {
+    /// Why the move `from`-`to`, which is not legal now, is refused, with the piece's legal
+    /// moves.
+    fn refuse_move(&self, from: Square, to: Square) -> RuleError {
         let Some(id) = self
             .occupant(from)
             .filter(|&id| self.pieces[id].owner == self.to_move)
@@ -715,13 +751,20 @@ impl Chessyball {
                 .filter(|p| p.owner == self.to_move)
                 .map(|p| p.square.to_string())
                 .collect();
-            let whose = match self.occupant(from) {
-                Some(_) => "an opponent stands there",
-                None => "the square is empty",
+            let whose = if !self.pitch.contains(from) {
+                "it is off the board"
+            } else if self.occupant(from).is_some() {
+                "an opponent stands there"
+            } else {
+                "the square is empty"
             };
-            return format!(
-                "no team-member of yours on {from} ({whose}); yours stand on {}",
-                own.join(" ")
+            return RuleError::breaks(
+                OWN_PIECE,
+                format!(
+                    "no team-member of yours on {} ({whose}); yours stand on {}",
+                    square_name(from),
+                    own.join(" ")
+                ),
             );
         };
         let piece = &self.pieces[id];
@@ -736,32 +779,43 @@ impl Chessyball {
         } else {
             format!("legal moves of this member: {}", legal.join(" "))
         };
+        let refuse = |rule, reason: String| RuleError::breaks(rule, format!("{reason}; {options}"));
+        if !self.pitch.contains(to) {
+            return refuse(
+                ON_THE_BOARD,
+                format!("{} is off the board", square_name(to)),
+            );
+        }
         let (df, dr) = (to.file - from.file, to.rank - from.rank);
-        let reason = if !self.pitch.contains(to) {
-            format!("{to} is off the board")
-        } else if (df, dr) == (0, 0) || !(df == 0 || dr == 0 || df.abs() == dr.abs()) {
-            format!("{from}-{to} is not a straight orthogonal or diagonal line")
-        } else if let Some(blocker) = self.first_blocker(piece, from, to) {
-            blocker
-        } else if !self.may_end(piece, to) {
-            if self.pitch.goal_owner(to) == Some(piece.owner) {
-                format!("{to} is in your own goal, where no team-member may end a move")
-            } else if piece.keeper {
-                format!("{to} is outside your keeper box, which the keeper may not leave")
-            } else {
-                format!("{to} is in your own keeper box, where only the keeper may end a move")
-            }
-        } else {
-            format!(
-                "in an extension every action must move the ball, and {from}-{to} does not; \
-                 `end` ends the turn"
-            )
+        if (df, dr) == (0, 0) {
+            return refuse(STRAIGHT_LINE, format!("{from}-{to} does not move"));
+        }
+        if !(df == 0 || dr == 0 || df.abs() == dr.abs()) {
+            return refuse(
+                STRAIGHT_LINE,
+                format!("{from}-{to} is not a straight orthogonal or diagonal line"),
+            );
+        }
+        if let Some((rule, blocker)) = self.first_blocker(piece, from, to) {
+            return refuse(rule, blocker);
+        }
+        if let Some(rule) = self.rule_against_ending(piece, to) {
+            return refuse(rule, format!("{from}-{to} ends on {to}"));
+        }
+        // Every other rule of a move holds, so only an extension can refuse it.
+        let why = match self.kick_from(to) {
+            Some(_) => format!("the kick from {to} cannot move the ball off {}", self.ball),
+            None => format!("{to} is not next to the ball on {}", self.ball),
         };
-        format!("{reason}; {options}")
+        refuse(
+            EXTENSION_MOVES_BALL,
+            format!("{why}; `end` ends the extension"),
+        )
     }
 
-    /// What stops the straight move `from`-`to`, on the way or on the target.
-    fn first_blocker(&self, piece: &Piece, from: Square, to: Square) -> Option<String> {
+    /// What stops the straight move `from`-`to`, on the way or on the target, and the rule it
+    /// enforces.
+    fn first_blocker(&self, piece: &Piece, from: Square, to: Square) -> Option<(Rule, String)> {
         let (df, dr) = (
             (to.file - from.file).signum(),
             (to.rank - from.rank).signum(),
@@ -775,14 +829,30 @@ impl Chessyball {
                 "blocks the way on"
             };
             if at == self.ball {
-                return Some(format!("the ball {place} {at}"));
+                return Some((BALL_BLOCKS, format!("the ball {place} {at}")));
             }
-            if let Some(other) = self.occupant(at) {
-                let mate = self.pieces[other].owner == piece.owner;
-                if at == to || !self.may_pass(piece.owner, self.pieces[other].owner) {
-                    let who = if mate { "a team-mate" } else { "an opponent" };
-                    return Some(format!("{who} {place} {at}"));
-                }
+            let Some(other) = self.occupant(at) else {
+                continue;
+            };
+            let other_owner = self.pieces[other].owner;
+            let who = if other_owner == piece.owner {
+                "a team-mate"
+            } else {
+                "an opponent"
+            };
+            if at == to {
+                return Some((EMPTY_TARGET, format!("{who} {place} {at}")));
+            }
+            if !self.may_pass(piece.owner, other_owner) {
+                let allowed = if self.settings.pass_through == PassThrough::OwnTeam {
+                    "team-mates only"
+                } else {
+                    "nobody"
+                };
+                return Some((
+                    CLEAR_PATH,
+                    format!("{who} {place} {at}; this match lets a move pass over {allowed}"),
+                ));
             }
         }
         None
@@ -1123,6 +1193,16 @@ impl Chessyball {
             .kicks
             .clone()
             .map(|kicks| kicks.iter().filter(|&&scored| scored).count() as u32)
+    }
+}
+
+/// The name of a square a refused action gives. A typed action may name a square far off any
+/// board, whose file has no letter.
+fn square_name(square: Square) -> String {
+    if (1..=26).contains(&square.file) {
+        square.to_string()
+    } else {
+        format!("file {} rank {}", square.file, square.rank)
     }
 }
 
