@@ -505,7 +505,7 @@ impl Game for KingsGoal {
                 200,
                 45,
             )],
-            rules_version: "1",
+            rules_version: "2",
             position_notation: "FEN-like: ranks 8..1 (upper case white, lower case black), \
                                 phase, side to act, ball square, half:plies, score, kicking side \
                                 (* = kick-off pass pending), white/black pieces in hand",

@@ -50,13 +50,17 @@ const DEFAULT_PLACEMENT_ORDER: [PieceKind; 6] = [
 ];
 
 /// Whether a side that already picked `chosen` may pick `kind` next: the box holds a limited
-/// number of each kind, and the picks must include a piece able to kick off.
-pub(super) fn choosable(chosen: &[PieceKind], kind: PieceKind) -> bool {
+/// number of each kind, and the side that `kicks_off` must include a piece able to kick off.
+/// The other side may take any three: it never has to pass from the kick-off square.
+pub(super) fn choosable(chosen: &[PieceKind], kind: PieceKind, kicks_off: bool) -> bool {
     let taken = chosen.iter().filter(|k| **k == kind).count();
     let last_pick = chosen.len() + 1 == PICKS;
     chosen.len() < PICKS
         && taken < kind.pool()
-        && (!last_pick || kind.can_kick_off() || chosen.iter().any(|k| k.can_kick_off()))
+        && (!kicks_off
+            || !last_pick
+            || kind.can_kick_off()
+            || chosen.iter().any(|k| k.can_kick_off()))
 }
 
 /// Why a single placement is refused, before the words are put together.
@@ -104,9 +108,10 @@ fn default_squares(seat: Seat, kind: PieceKind) -> Vec<Square> {
 impl KingsGoal {
     pub(super) fn choice_actions(&self, seat: Seat) -> Vec<Action> {
         let chosen = &self.chosen[seat.index()];
+        let kicks_off = seat == self.kicking;
         let mut actions: Vec<Action> = CHOOSABLE
             .into_iter()
-            .filter(|k| choosable(chosen, *k))
+            .filter(|k| choosable(chosen, *k, kicks_off))
             .map(Action::Choose)
             .collect();
         actions.push(Action::DefaultChoice);
@@ -115,6 +120,7 @@ impl KingsGoal {
 
     pub(super) fn default_choices(&self, seat: Seat) -> Vec<PieceKind> {
         let mut chosen = self.chosen[seat.index()].clone();
+        let kicks_off = seat == self.kicking;
         let mut picked = Vec::new();
         while chosen.len() < PICKS {
             // Prefer a kind not yet picked, so the default adds variety. With at most two picks
@@ -122,7 +128,7 @@ impl KingsGoal {
             // off they are pawns, so the queen is among the unpicked.
             let kind = DEFAULT_CHOICE_ORDER
                 .into_iter()
-                .find(|k| !chosen.contains(k) && choosable(&chosen, *k))
+                .find(|k| !chosen.contains(k) && choosable(&chosen, *k, kicks_off))
                 .expect("an unpicked kind is always available to the default choice");
             chosen.push(kind);
             picked.push(kind);
@@ -134,7 +140,7 @@ impl KingsGoal {
         let chosen = &self.chosen[seat.index()];
         let offered: Vec<String> = CHOOSABLE
             .into_iter()
-            .filter(|k| choosable(chosen, *k))
+            .filter(|k| choosable(chosen, *k, seat == self.kicking))
             .map(|k| format!("+{}", k.letter()))
             .collect();
         let why = if kind == PieceKind::King {

@@ -110,7 +110,7 @@ fn choices_come_from_the_thirteen_left_in_the_box() {
 }
 
 #[test]
-fn three_pawns_are_refused_because_nobody_could_kick_off() {
+fn the_kicking_side_may_not_pick_three_pawns_because_it_could_not_kick_off() {
     let mut game = at(START);
     play(&mut game, "+P");
     play(&mut game, "+P");
@@ -121,6 +121,38 @@ fn three_pawns_are_refused_because_nobody_could_kick_off() {
         game.chosen[0],
         [PieceKind::Pawn, PieceKind::Pawn, PieceKind::Bishop]
     );
+    // Black kicks off the second half and is held to the same constraint there.
+    let mut game = at("8/8/8/8/8/8/8/8 choice b - 2:0 0-0 b -/PP");
+    assert!(!legal_texts(&game).contains(&"+P".to_owned()));
+    assert!(refused(&mut game, "+P").contains("kick off"));
+}
+
+#[test]
+fn the_side_not_kicking_off_may_pick_any_three_pieces_even_three_pawns() {
+    let mut game = at(START);
+    play(&mut game, "+default");
+    play(&mut game, "+P");
+    play(&mut game, "+P");
+    assert!(legal_texts(&game).contains(&"+P".to_owned()));
+    play(&mut game, "+P");
+    assert_eq!(game.chosen[1], [PieceKind::Pawn; 3]);
+    // King and five pawns place and play like any other side.
+    play(&mut game, "@default");
+    play(&mut game, "@default");
+    assert_eq!(game.turn().phase, "play");
+    assert_eq!(
+        game.pieces
+            .iter()
+            .filter(|p| p.owner == BLACK && p.kind == PieceKind::Pawn)
+            .count(),
+        5
+    );
+    // In the second half white does not kick off, and may pick three pawns too.
+    let mut game = at("8/8/8/8/8/8/8/8 choice w - 2:0 0-0 b PP/QRN");
+    play(&mut game, "+P");
+    assert_eq!(game.turn().phase, "placement");
+    // A custom start may show the side not kicking off with three pawns picked.
+    at("8/8/8/8/8/8/8/8 placement w - 1:0 0-0 w KPPQRN/KPPPPP");
 }
 
 #[test]
