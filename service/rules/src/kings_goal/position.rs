@@ -327,11 +327,12 @@ impl KingsGoal {
         // Pieces are put back in an order their placement could have taken, so ids follow it.
         for (seat, list) in [WHITE, BLACK].into_iter().zip(&order) {
             for &(kind, square) in list {
-                if let Err(why) = self.placement_check(seat, kind, square) {
+                if let Err(refusal) = self.placement_check(seat, kind, square) {
                     return Err(invalid(format!(
-                        "{} {}@{square} is not a legal placement: {why}",
+                        "{} {}@{square} is not a legal placement: {}",
                         seat_name(seat),
-                        kind.letter()
+                        kind.letter(),
+                        refusal.message
                     )));
                 }
                 self.place_unchecked(seat, kind, square);

@@ -8,9 +8,9 @@ use crate::options::{OptionValue, Options};
 use crate::playout::checked_random_playout;
 use crate::rng::Rng;
 
-const START: &str = "8/8/8/8/8/8/8/8 choice w - 1:0 0-0 w -/-";
+pub(super) const START: &str = "8/8/8/8/8/8/8/8 choice w - 1:0 0-0 w -/-";
 
-fn spec(position: Option<&str>, moves_per_half: i64) -> SetupSpec {
+pub(super) fn spec(position: Option<&str>, moves_per_half: i64) -> SetupSpec {
     let given = BTreeMap::from([(
         OPTION_MOVES_PER_HALF.to_owned(),
         OptionValue::Int(moves_per_half),
@@ -22,11 +22,11 @@ fn spec(position: Option<&str>, moves_per_half: i64) -> SetupSpec {
     }
 }
 
-fn at(position: &str) -> KingsGoal {
+pub(super) fn at(position: &str) -> KingsGoal {
     KingsGoal::new(&spec(Some(position), 45)).unwrap_or_else(|e| panic!("{position}: {e}"))
 }
 
-fn sq(name: &str) -> Square {
+pub(super) fn sq(name: &str) -> Square {
     Square::parse(name).unwrap()
 }
 
@@ -70,7 +70,7 @@ fn holder_square(game: &KingsGoal) -> Square {
 }
 
 /// A position after both sides chose and placed: white kicks off with a rook on e4.
-const KICKOFF: &str = "r2k4/2p2p2/3b4/4n3/4R3/2P5/3N1P2/B3K3 play w e4 1:0 0-0 w* -/-";
+pub(super) const KICKOFF: &str = "r2k4/2p2p2/3b4/4n3/4R3/2P5/3N1P2/B3K3 play w e4 1:0 0-0 w* -/-";
 
 // ----- choice -----
 
@@ -324,7 +324,7 @@ fn the_kick_off_must_be_a_pass_by_the_piece_on_e4() {
     let mut game = at(KICKOFF);
     assert_eq!(game.holder().unwrap().square, sq("e4"));
     assert_eq!(legal_texts(&game), ["Re4>e1"]);
-    assert!(refused(&mut game, "Re3").contains("kick-off must be a pass"));
+    assert!(refused(&mut game, "Re3").contains("kick-off is a pass"));
     let events = play(&mut game, "Re4>e1");
     assert!(matches!(events[0], Event::Passed { .. }));
     assert_eq!(holder_square(&game), sq("e1"));
@@ -687,7 +687,7 @@ fn a_side_with_no_legal_move_waits_and_the_move_counts() {
     assert_eq!(events, [Event::Waited { seat: WHITE }]);
     assert_eq!(game.plies, 1);
     let mut game = at("4k3/8/8/8/8/8/8/K1n5 play w a1 1:0 0-0 w -/-");
-    assert!(refused(&mut game, "--").contains("only when no move"));
+    assert!(refused(&mut game, "--").contains("only when it has no move"));
 }
 
 // ----- notation -----
