@@ -11,14 +11,19 @@
 
 mod moves;
 mod notation;
+mod play_refusal;
 mod position;
+#[cfg(test)]
+mod refusal_tests;
+pub mod rules;
 mod setup;
 #[cfg(test)]
 mod tests;
 
 use crate::board::{BallView, BoardView, PieceView, Zone, ZoneKind};
 use crate::game::{
-    Emitted, Game, Outcome, RuleError, Seat, SetupSpec, Turn, TurnStructure, VariantInfo, Viewer,
+    Emitted, Game, Outcome, Rule, RuleError, Seat, SetupSpec, Turn, TurnStructure, VariantInfo,
+    Viewer,
 };
 use crate::geometry::Square;
 use crate::options::OptionSpec;
@@ -353,6 +358,16 @@ fn half_squares(seat: Seat) -> Vec<Square> {
         .collect()
 }
 
+/// A square's name in a message. The squares of a typed action may lie off the board, where
+/// they have no name.
+fn square_text(square: Square) -> String {
+    if on_board(square) {
+        square.name()
+    } else {
+        format!("file {} rank {} (off the board)", square.file, square.rank)
+    }
+}
+
 fn kinds_text(kinds: &[PieceKind]) -> String {
     if kinds.is_empty() {
         return "none".to_owned();
@@ -449,32 +464,67 @@ impl KingsGoal {
         }
     }
 
-    /// Why `action` is refused, for a seat whose turn it is.
+    /// Refuses a seat that may not act now, before anything is read of its action.
+    fn check_turn(&self, seat: Seat) -> Result<(), RuleError> {
+        if self.phase == Phase::Over {
+            return Err(RuleError::game_over());
+        }
+        if seat.index() > 1 {
+            return Err(RuleError::not_your_turn(format!(
+                "seat {} does not exist; King's Goal seats are 0 (white) and 1 (black)",
+                seat.0
+            )));
+        }
+        if seat != self.to_act {
+            return Err(RuleError::not_your_turn(format!(
+                "it is {}'s turn in the {} phase, not {}'s",
+                seat_name(self.to_act),
+                self.phase.name(),
+                seat_name(seat)
+            )));
+        }
+        Ok(())
+    }
+
+    /// Why `action` is refused, for a seat whose turn it is: the rule it breaks.
     fn refusal(&self, seat: Seat, action: &Action) -> RuleError {
-        let phase = self.phase.name();
-        let reason = match (self.phase, action) {
+        match (self.phase, action) {
             (Phase::Choice, Action::Choose(kind)) => self.choice_refusal(seat, *kind),
             (Phase::Placement, Action::Place { kind, square }) => {
                 self.placement_refusal(seat, *kind, *square)
             }
+            (Phase::Play, Action::Wait) => self.wait_refusal(seat),
             (
                 Phase::Play,
-                Action::Move { .. } | Action::Capture { .. } | Action::Pass { .. } | Action::Wait,
-            ) => self.play_refusal(seat, action),
-            (Phase::Choice, _) => format!(
-                "it is the choice phase: choose a piece (+Q, +R, +B, +N, +P) or +default; \
+                Action::Move { from, .. }
+                | Action::Capture { from, .. }
+                | Action::Pass { from, .. },
+            ) => self.play_refusal(seat, *from, action),
+            _ => self.phase_refusal(seat),
+        }
+    }
+
+    /// The refusal of an action that belongs to another phase than the current one.
+    fn phase_refusal(&self, seat: Seat) -> RuleError {
+        let detail = match self.phase {
+            Phase::Choice => format!(
+                "this is the choice phase: choose a piece (+Q, +R, +B, +N, +P) or +default; \
                  chosen so far: {}",
                 kinds_text(&self.chosen[seat.index()])
             ),
-            (Phase::Placement, _) => format!(
-                "it is the placement phase: place a piece (e.g. K@{}) or @default; still to \
+            Phase::Placement => format!(
+                "this is the placement phase: place a piece (e.g. K@{}) or @default; still to \
                  place: {}",
                 goal_squares(seat)[1],
                 kinds_text(&self.unplaced[seat.index()])
             ),
-            _ => format!("that action does not belong to the {phase} phase"),
+            Phase::Play | Phase::Over => format!(
+                "this is the {} phase: move, capture or pass with a piece (`--` only when none \
+                 can)",
+                self.phase.name()
+            ),
         };
-        RuleError::illegal(reason)
+        RuleError::breaks(rules::PHASE, detail)
     }
 }
 
@@ -505,11 +555,15 @@ impl Game for KingsGoal {
                 200,
                 45,
             )],
-            rules_version: "1",
+            rules_version: "2",
             position_notation: "FEN-like: ranks 8..1 (upper case white, lower case black), \
                                 phase, side to act, ball square, half:plies, score, kicking side \
                                 (* = kick-off pass pending), white/black pieces in hand",
         }
+    }
+
+    fn rules() -> &'static [Rule] {
+        rules::RULES
     }
 
     fn new(setup: &SetupSpec) -> Result<Self, RuleError> {
@@ -552,23 +606,7 @@ impl Game for KingsGoal {
     }
 
     fn apply(&mut self, seat: Seat, action: &Action) -> Result<Vec<Emitted<Event>>, RuleError> {
-        if self.phase == Phase::Over {
-            return Err(RuleError::game_over());
-        }
-        if seat.index() > 1 {
-            return Err(RuleError::not_your_turn(format!(
-                "seat {} does not exist; King's Goal seats are 0 (white) and 1 (black)",
-                seat.0
-            )));
-        }
-        if seat != self.to_act {
-            return Err(RuleError::not_your_turn(format!(
-                "it is {}'s turn in the {} phase, not {}'s",
-                seat_name(self.to_act),
-                self.phase.name(),
-                seat_name(seat)
-            )));
-        }
+        self.check_turn(seat)?;
         if !self.legal_actions(seat).contains(action) {
             return Err(self.refusal(seat, action));
         }

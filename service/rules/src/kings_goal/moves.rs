@@ -2,7 +2,7 @@
 
 use super::{
     Action, Emitted, Event, GoalKind, KingsGoal, Piece, PieceKind, RestartReason, forward,
-    goal_rank, is_goal_of, on_board, seat_name,
+    goal_rank, is_goal_of, on_board,
 };
 use crate::game::Seat;
 use crate::geometry::{DIAGONAL, KING_DIRECTIONS, KNIGHT_JUMPS, ORTHOGONAL, Square};
@@ -234,61 +234,7 @@ impl KingsGoal {
         self.pieces.iter().all(|p| p.kind == PieceKind::King)
     }
 
-    pub(super) fn play_refusal(&self, seat: Seat, action: &Action) -> String {
-        let legal = self.play_actions(seat);
-        let from = match action {
-            Action::Move { from, .. }
-            | Action::Capture { from, .. }
-            | Action::Pass { from, .. } => *from,
-            Action::Wait => {
-                return "waiting is allowed only when no move, pass or capture is legal".to_owned();
-            }
-            _ => unreachable!("only play actions are explained here"),
-        };
-        if self.kickoff_pending {
-            let kicker = self.holder().expect("the ball is held during play");
-            return format!(
-                "the kick-off must be a pass by the piece on {}; legal: {}",
-                kicker.square,
-                self.listing(seat, &legal)
-            );
-        }
-        let Some(piece) = self.piece_at(from).filter(|p| p.owner == seat) else {
-            return format!("{} has no piece on {from}", seat_name(seat));
-        };
-        let own: Vec<Action> = legal
-            .into_iter()
-            .filter(|a| match a {
-                Action::Move { from: f, .. }
-                | Action::Capture { from: f, .. }
-                | Action::Pass { from: f, .. } => *f == from,
-                _ => false,
-            })
-            .collect();
-        let hint = match action {
-            Action::Capture { .. } => {
-                " (only the ball carrier can be captured, and a pawn captures diagonally forward)"
-            }
-            Action::Pass { .. } => {
-                " (only the ball carrier passes, to a team-mate its movement reaches)"
-            }
-            _ => " (moves go to empty squares by the piece's chess movement)",
-        };
-        if own.is_empty() {
-            format!(
-                "the {} on {from} has no legal action now{hint}",
-                piece.kind.name()
-            )
-        } else {
-            format!(
-                "the {} on {from} cannot do that{hint}; it may play: {}",
-                piece.kind.name(),
-                self.listing(seat, &own)
-            )
-        }
-    }
-
-    fn listing(&self, seat: Seat, actions: &[Action]) -> String {
+    pub(super) fn listing(&self, seat: Seat, actions: &[Action]) -> String {
         actions
             .iter()
             .map(|a| self.notation(seat, a))

@@ -9,7 +9,8 @@
 //! - wait (only when nothing else is legal): `--`
 
 use super::moves::Occupancy;
-use super::{Action, KingsGoal, PieceKind};
+use super::rules::{MOVEMENT, NAME_THE_ORIGIN, OWN_PIECE};
+use super::{Action, KingsGoal, Phase, PieceKind, seat_name};
 use crate::game::{Game, RuleError, Seat};
 use crate::geometry::Square;
 use crate::rivals::{Rivals, push_origin_hint};
@@ -165,6 +166,7 @@ fn write_notation(
 
 impl KingsGoal {
     pub(super) fn read_notation(&self, seat: Seat, text: &str) -> Result<Action, RuleError> {
+        self.check_turn(seat)?;
         let text = text.trim();
         let action = if text == "--" {
             Action::Wait
@@ -199,20 +201,32 @@ impl KingsGoal {
                 square: parse_square(square, text)?,
             }
         } else if let Some((left, right)) = text.split_once('>') {
-            let (named, origin) = match left.strip_prefix(|c: char| "KQRBN".contains(c)) {
-                Some(origin) => (left.chars().next().and_then(PieceKind::from_letter), origin),
-                None => (Some(PieceKind::Pawn), left),
+            let (named, origin) = match left
+                .chars()
+                .next()
+                .filter(|c| "KQRBN".contains(*c))
+                .and_then(PieceKind::from_letter)
+            {
+                Some(kind) => (kind, &left[1..]),
+                None => (PieceKind::Pawn, left),
             };
             let from = parse_square(origin, text)?;
             let to = parse_square(right, text)?;
-            if let Some(piece) = self.piece_at(from).filter(|p| p.owner == seat)
-                && named != Some(piece.kind)
+            if self.phase == Phase::Play
+                && let Some(piece) = self.piece_at(from).filter(|p| p.owner == seat)
+                && named != piece.kind
             {
-                return Err(RuleError::illegal(format!(
-                    "`{text}`: the piece on {from} is a {}; write its pass as `{}`",
-                    piece.kind.name(),
-                    self.notation(seat, &Action::Pass { from, to })
-                )));
+                return Err(RuleError::breaks(
+                    OWN_PIECE,
+                    format!(
+                        "`{text}`: {} has no {} on {from}: the piece there is a {}; write its \
+                         pass as `{}`",
+                        seat_name(seat),
+                        named.name(),
+                        piece.kind.name(),
+                        self.notation(seat, &Action::Pass { from, to })
+                    ),
+                ));
             }
             Action::Pass { from, to }
         } else {
@@ -254,21 +268,29 @@ impl KingsGoal {
         match found.as_slice() {
             [one] => Ok(one.clone()),
             [] => Err(self.no_such_move(seat, text, wanted)),
-            several => Err(RuleError::illegal(format!(
-                "`{text}` is ambiguous; say which piece: {}",
-                several
-                    .iter()
-                    .map(|a| self.notation(seat, a))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))),
+            several => Err(RuleError::breaks(
+                NAME_THE_ORIGIN,
+                format!(
+                    "`{text}` is ambiguous; say which piece: {}",
+                    several
+                        .iter()
+                        .map(|a| self.notation(seat, a))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )),
         }
     }
 }
 
 impl KingsGoal {
-    /// Explains a readable move or capture that matches no legal action.
+    /// Explains a readable move or capture that matches no legal action by the rule it
+    /// breaks: the rule the named piece breaks, or when several pieces of the kind fit the text,
+    /// the rule a piece whose movement reaches the target breaks, as that is the one meant.
     fn no_such_move(&self, seat: Seat, text: &str, wanted: &MoveText) -> RuleError {
+        if self.phase != Phase::Play {
+            return self.phase_refusal(seat);
+        }
         let movers: Vec<Square> = self
             .pieces
             .iter()
@@ -280,34 +302,61 @@ impl KingsGoal {
             })
             .map(|p| p.square)
             .collect();
-        if let [from] = movers[..] {
-            let (to, promotion) = (wanted.to, wanted.promotion);
-            let action = if wanted.capture {
-                Action::Capture {
-                    from,
-                    to,
-                    promotion,
-                }
-            } else {
-                Action::Move {
-                    from,
-                    to,
-                    promotion,
-                }
+        let kinds = format!("{}s", wanted.kind.name());
+        if movers.is_empty() {
+            let origin = match (wanted.from_file, wanted.from_rank) {
+                (Some(file), Some(rank)) => format!(" on {}", Square::new(file, rank)),
+                (Some(file), None) => format!(" on the {}-file", file_letter(file)),
+                (None, Some(rank)) => format!(" on rank {rank}"),
+                (None, None) => String::new(),
             };
-            return self.refusal(seat, &action);
+            return RuleError::breaks(
+                OWN_PIECE,
+                format!("`{text}`: {} has no {kinds}{origin}", seat_name(seat)),
+            );
         }
-        RuleError::illegal(format!(
-            "`{text}` names no legal {} of a {} now; legal actions include: {}",
-            if wanted.capture { "capture" } else { "move" },
-            wanted.kind.name(),
-            self.legal_actions(seat)
-                .iter()
-                .take(12)
-                .map(|a| self.notation(seat, a))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))
+        let (to, promotion) = (wanted.to, wanted.promotion);
+        let refusals: Vec<RuleError> = movers
+            .iter()
+            .map(|&from| {
+                let action = if wanted.capture {
+                    Action::Capture {
+                        from,
+                        to,
+                        promotion,
+                    }
+                } else {
+                    Action::Move {
+                        from,
+                        to,
+                        promotion,
+                    }
+                };
+                self.refusal(seat, &action)
+            })
+            .collect();
+        if let [only] = &refusals[..] {
+            return only.clone();
+        }
+        if let Some(meant) = refusals.iter().find(|r| r.rule != Some(MOVEMENT)) {
+            return meant.clone();
+        }
+        RuleError::breaks(
+            MOVEMENT,
+            format!(
+                "`{text}`: none of your {kinds} (on {}) can {} {to}",
+                movers
+                    .iter()
+                    .map(Square::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if wanted.capture {
+                    "capture on"
+                } else {
+                    "move to"
+                }
+            ),
+        )
     }
 }
 

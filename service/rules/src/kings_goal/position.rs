@@ -227,10 +227,10 @@ impl KingsGoal {
         for (seat, hand) in [WHITE, BLACK].into_iter().zip(&hands) {
             let mut picked = Vec::new();
             for &kind in hand {
-                if !choosable(&picked, kind) {
+                if !choosable(&picked, kind, seat == self.kicking) {
                     return Err(invalid(format!(
                         "{} cannot have picked {}: at most 3 picks among Q, 2R, 2B, 2N, 6P, \
-                         including a piece able to kick off",
+                         the kicking side's including a piece able to kick off",
                         seat_name(seat),
                         hand_text(hand)
                     )));
@@ -294,15 +294,19 @@ impl KingsGoal {
             let mut checked = Vec::new();
             let valid_picks = picks.len() == PICKS
                 && picks.iter().all(|k| {
-                    let ok = choosable(&checked, *k);
+                    let ok = choosable(&checked, *k, seat == self.kicking);
                     checked.push(*k);
                     ok
                 });
             if !compulsory.is_empty() || !valid_picks {
                 return Err(invalid(format!(
-                    "{}'s pieces on the board and in hand must be K, P, P and three picks \
-                     including a queen, rook, bishop or knight",
-                    seat_name(seat)
+                    "{}'s pieces on the board and in hand must be K, P, P and three picks{}",
+                    seat_name(seat),
+                    if seat == self.kicking {
+                        " including a queen, rook, bishop or knight"
+                    } else {
+                        ""
+                    }
                 )));
             }
             // The picks are what is left after the compulsory pieces; the choice order is lost.
@@ -323,11 +327,12 @@ impl KingsGoal {
         // Pieces are put back in an order their placement could have taken, so ids follow it.
         for (seat, list) in [WHITE, BLACK].into_iter().zip(&order) {
             for &(kind, square) in list {
-                if let Err(why) = self.placement_check(seat, kind, square) {
+                if let Err(refusal) = self.placement_check(seat, kind, square) {
                     return Err(invalid(format!(
-                        "{} {}@{square} is not a legal placement: {why}",
+                        "{} {}@{square} is not a legal placement: {}",
                         seat_name(seat),
-                        kind.letter()
+                        kind.letter(),
+                        refusal.message
                     )));
                 }
                 self.place_unchecked(seat, kind, square);

@@ -1,10 +1,14 @@
 //! The choice and placement phases.
 
+use super::rules::{
+    BISHOP_COLOURS, EMPTY_SQUARE, IN_HAND, KICK_OFF_PICK, KICK_OFF_PIECE, KICK_OFF_RECEIVER,
+    KING_IN_GOAL, OWN_HALF, PAWN_OFF_GOAL, PICK_FROM_BOX,
+};
 use super::{
     Action, Emitted, Event, KingsGoal, Phase, PieceKind, WHITE, goal_squares, half_squares,
-    in_half, is_goal_of, kickoff_square, kinds_text, seat_name,
+    in_half, is_goal_of, kickoff_square, kinds_text, seat_name, square_text,
 };
-use crate::game::Seat;
+use crate::game::{Rule, RuleError, Seat};
 use crate::geometry::Square;
 
 /// How many extra pieces each side picks.
@@ -50,13 +54,17 @@ const DEFAULT_PLACEMENT_ORDER: [PieceKind; 6] = [
 ];
 
 /// Whether a side that already picked `chosen` may pick `kind` next: the box holds a limited
-/// number of each kind, and the picks must include a piece able to kick off.
-pub(super) fn choosable(chosen: &[PieceKind], kind: PieceKind) -> bool {
+/// number of each kind, and the side that `kicks_off` must include a piece able to kick off.
+/// The other side may take any three: it never has to pass from the kick-off square.
+pub(super) fn choosable(chosen: &[PieceKind], kind: PieceKind, kicks_off: bool) -> bool {
     let taken = chosen.iter().filter(|k| **k == kind).count();
     let last_pick = chosen.len() + 1 == PICKS;
     chosen.len() < PICKS
         && taken < kind.pool()
-        && (!last_pick || kind.can_kick_off() || chosen.iter().any(|k| k.can_kick_off()))
+        && (!kicks_off
+            || !last_pick
+            || kind.can_kick_off()
+            || chosen.iter().any(|k| k.can_kick_off()))
 }
 
 /// Why a single placement is refused, before the words are put together.
@@ -69,6 +77,20 @@ enum Misplacement {
     KingOffGoal,
     PawnOnGoal,
     BishopsOnOneColour,
+}
+
+impl Misplacement {
+    const fn rule(self) -> Rule {
+        match self {
+            Misplacement::NoneLeft => IN_HAND,
+            Misplacement::OutsideHalf => OWN_HALF,
+            Misplacement::Occupied => EMPTY_SQUARE,
+            Misplacement::NotTheKicker => KICK_OFF_PIECE,
+            Misplacement::KingOffGoal => KING_IN_GOAL,
+            Misplacement::PawnOnGoal => PAWN_OFF_GOAL,
+            Misplacement::BishopsOnOneColour => BISHOP_COLOURS,
+        }
+    }
 }
 
 /// A piece still to place, with the colour a bishop must take (`Some(true)` = dark).
@@ -104,9 +126,10 @@ fn default_squares(seat: Seat, kind: PieceKind) -> Vec<Square> {
 impl KingsGoal {
     pub(super) fn choice_actions(&self, seat: Seat) -> Vec<Action> {
         let chosen = &self.chosen[seat.index()];
+        let kicks_off = seat == self.kicking;
         let mut actions: Vec<Action> = CHOOSABLE
             .into_iter()
-            .filter(|k| choosable(chosen, *k))
+            .filter(|k| choosable(chosen, *k, kicks_off))
             .map(Action::Choose)
             .collect();
         actions.push(Action::DefaultChoice);
@@ -115,6 +138,7 @@ impl KingsGoal {
 
     pub(super) fn default_choices(&self, seat: Seat) -> Vec<PieceKind> {
         let mut chosen = self.chosen[seat.index()].clone();
+        let kicks_off = seat == self.kicking;
         let mut picked = Vec::new();
         while chosen.len() < PICKS {
             // Prefer a kind not yet picked, so the default adds variety. With at most two picks
@@ -122,7 +146,7 @@ impl KingsGoal {
             // off they are pawns, so the queen is among the unpicked.
             let kind = DEFAULT_CHOICE_ORDER
                 .into_iter()
-                .find(|k| !chosen.contains(k) && choosable(&chosen, *k))
+                .find(|k| !chosen.contains(k) && choosable(&chosen, *k, kicks_off))
                 .expect("an unpicked kind is always available to the default choice");
             chosen.push(kind);
             picked.push(kind);
@@ -130,26 +154,36 @@ impl KingsGoal {
         picked
     }
 
-    pub(super) fn choice_refusal(&self, seat: Seat, kind: PieceKind) -> String {
+    /// The rule a pick of `kind` breaks, when it is not among the legal ones.
+    pub(super) fn choice_refusal(&self, seat: Seat, kind: PieceKind) -> RuleError {
         let chosen = &self.chosen[seat.index()];
         let offered: Vec<String> = CHOOSABLE
             .into_iter()
-            .filter(|k| choosable(chosen, *k))
+            .filter(|k| choosable(chosen, *k, seat == self.kicking))
             .map(|k| format!("+{}", k.letter()))
             .collect();
-        let why = if kind == PieceKind::King {
-            "every side already has its one king".to_owned()
+        let options = format!("you may choose {} or +default", offered.join(", "));
+        if kind == PieceKind::King {
+            RuleError::breaks(
+                PICK_FROM_BOX,
+                format!("every side already has its one king; {options}"),
+            )
         } else if chosen.iter().filter(|k| **k == kind).count() >= kind.pool() {
-            format!("no {} is left to choose", kind.name())
+            RuleError::breaks(
+                PICK_FROM_BOX,
+                format!("no {} is left to choose; {options}", kind.name()),
+            )
         } else {
-            "the three picks must include a queen, rook, bishop or knight to kick off with"
-                .to_owned()
-        };
-        format!(
-            "you cannot choose a {}: {why}; you may choose {} or +default",
-            kind.name(),
-            offered.join(", ")
-        )
+            // The box still holds one, so only the kick-off constraint refuses it: the picks so
+            // far are two pawns and this would be a third.
+            RuleError::breaks(
+                KICK_OFF_PICK,
+                format!(
+                    "a third {} would leave you no piece to kick off with; {options}",
+                    kind.name()
+                ),
+            )
+        }
     }
 
     pub(super) fn apply_choice(
@@ -182,16 +216,19 @@ impl KingsGoal {
             .is_some_and(|p| p.owner == self.kicking)
     }
 
-    /// The checks a single placement must pass on its own, as a refusal message.
+    /// The checks a single placement must pass on its own, as a refusal naming the rule.
     pub(super) fn placement_check(
         &self,
         seat: Seat,
         kind: PieceKind,
         square: Square,
-    ) -> Result<(), String> {
+    ) -> Result<(), RuleError> {
         match self.misplacement(seat, kind, square) {
             None => Ok(()),
-            Some(problem) => Err(self.misplacement_text(seat, kind, square, problem)),
+            Some(problem) => Err(RuleError::breaks(
+                problem.rule(),
+                self.misplacement_text(seat, kind, square, problem),
+            )),
         }
     }
 
@@ -230,6 +267,7 @@ impl KingsGoal {
         }
     }
 
+    /// What in a placement breaks the rule of `problem`, and what to do instead.
     fn misplacement_text(
         &self,
         seat: Seat,
@@ -244,6 +282,7 @@ impl KingsGoal {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
+        let kickoff = kickoff_square(seat);
         match problem {
             Misplacement::NoneLeft => format!(
                 "you have no {} left to place; still to place: {}",
@@ -251,27 +290,31 @@ impl KingsGoal {
                 kinds_text(&self.unplaced[seat.index()])
             ),
             Misplacement::OutsideHalf => format!(
-                "{square} is outside your half: {} places on ranks {}",
+                "{} is outside your half: {} places on ranks {}",
+                square_text(square),
                 seat_name(seat),
                 if seat == WHITE { "1-4" } else { "5-8" }
             ),
             Misplacement::Occupied => format!("{square} is already occupied"),
+            Misplacement::NotTheKicker if square == kickoff => format!(
+                "a {} cannot be the kick-off piece: place a queen, rook, bishop or knight on \
+                 {kickoff}",
+                kind.name()
+            ),
             Misplacement::NotTheKicker => format!(
                 "your first piece is the kick-off piece: place a queen, rook, bishop or knight \
-                 on {}",
-                kickoff_square(seat)
+                 on {kickoff} before the {}",
+                kind.name()
             ),
-            Misplacement::KingOffGoal => format!(
-                "the king must stand on one of your goal squares: {}",
-                goal()
-            ),
-            Misplacement::PawnOnGoal => {
-                format!("a pawn may not stand on your own goal squares ({})", goal())
+            Misplacement::KingOffGoal => {
+                format!("{square} is not one of your goal squares ({})", goal())
             }
-            Misplacement::BishopsOnOneColour => format!(
-                "your bishops must stand on squares of different colours; {square} has the \
-                 colour of your other bishop"
-            ),
+            Misplacement::PawnOnGoal => {
+                format!("{square} is one of your own goal squares ({})", goal())
+            }
+            Misplacement::BishopsOnOneColour => {
+                format!("{square} has the colour of your other bishop")
+            }
         }
     }
 
@@ -424,19 +467,27 @@ impl KingsGoal {
         actions
     }
 
-    pub(super) fn placement_refusal(&self, seat: Seat, kind: PieceKind, square: Square) -> String {
+    /// The rule a placement breaks, when it is not among the legal ones.
+    pub(super) fn placement_refusal(
+        &self,
+        seat: Seat,
+        kind: PieceKind,
+        square: Square,
+    ) -> RuleError {
         match self.placement_check(seat, kind, square) {
-            Err(why) => format!("cannot place {}@{square}: {why}", kind.letter()),
-            Ok(()) => format!(
-                "cannot place {}@{square}: the rest of your pieces ({}) could then not be placed \
-                 legally{}",
-                kind.letter(),
-                kinds_text(&self.unplaced[seat.index()]),
-                if seat == self.kicking {
-                    " with a team-mate for the kick-off piece to pass to"
-                } else {
-                    ""
-                }
+            Err(refusal) => refusal,
+            // A half has room for every hand: at most three pieces other than the king can fill
+            // goal squares and bishops need two colours out of 32 squares. So a placement that
+            // passes its own checks can only leave the kick-off piece without a team-mate.
+            Ok(()) => RuleError::breaks(
+                KICK_OFF_RECEIVER,
+                format!(
+                    "after {}@{square} the rest of your pieces ({}) could not leave the \
+                     kick-off piece on {} a team-mate to pass to",
+                    kind.letter(),
+                    kinds_text(&self.unplaced[seat.index()]),
+                    kickoff_square(seat)
+                ),
             ),
         }
     }

@@ -8,9 +8,9 @@ use crate::options::{OptionValue, Options};
 use crate::playout::checked_random_playout;
 use crate::rng::Rng;
 
-const START: &str = "8/8/8/8/8/8/8/8 choice w - 1:0 0-0 w -/-";
+pub(super) const START: &str = "8/8/8/8/8/8/8/8 choice w - 1:0 0-0 w -/-";
 
-fn spec(position: Option<&str>, moves_per_half: i64) -> SetupSpec {
+pub(super) fn spec(position: Option<&str>, moves_per_half: i64) -> SetupSpec {
     let given = BTreeMap::from([(
         OPTION_MOVES_PER_HALF.to_owned(),
         OptionValue::Int(moves_per_half),
@@ -22,11 +22,11 @@ fn spec(position: Option<&str>, moves_per_half: i64) -> SetupSpec {
     }
 }
 
-fn at(position: &str) -> KingsGoal {
+pub(super) fn at(position: &str) -> KingsGoal {
     KingsGoal::new(&spec(Some(position), 45)).unwrap_or_else(|e| panic!("{position}: {e}"))
 }
 
-fn sq(name: &str) -> Square {
+pub(super) fn sq(name: &str) -> Square {
     Square::parse(name).unwrap()
 }
 
@@ -70,7 +70,7 @@ fn holder_square(game: &KingsGoal) -> Square {
 }
 
 /// A position after both sides chose and placed: white kicks off with a rook on e4.
-const KICKOFF: &str = "r2k4/2p2p2/3b4/4n3/4R3/2P5/3N1P2/B3K3 play w e4 1:0 0-0 w* -/-";
+pub(super) const KICKOFF: &str = "r2k4/2p2p2/3b4/4n3/4R3/2P5/3N1P2/B3K3 play w e4 1:0 0-0 w* -/-";
 
 // ----- choice -----
 
@@ -110,7 +110,7 @@ fn choices_come_from_the_thirteen_left_in_the_box() {
 }
 
 #[test]
-fn three_pawns_are_refused_because_nobody_could_kick_off() {
+fn the_kicking_side_may_not_pick_three_pawns_because_it_could_not_kick_off() {
     let mut game = at(START);
     play(&mut game, "+P");
     play(&mut game, "+P");
@@ -121,6 +121,38 @@ fn three_pawns_are_refused_because_nobody_could_kick_off() {
         game.chosen[0],
         [PieceKind::Pawn, PieceKind::Pawn, PieceKind::Bishop]
     );
+    // Black kicks off the second half and is held to the same constraint there.
+    let mut game = at("8/8/8/8/8/8/8/8 choice b - 2:0 0-0 b -/PP");
+    assert!(!legal_texts(&game).contains(&"+P".to_owned()));
+    assert!(refused(&mut game, "+P").contains("kick off"));
+}
+
+#[test]
+fn the_side_not_kicking_off_may_pick_any_three_pieces_even_three_pawns() {
+    let mut game = at(START);
+    play(&mut game, "+default");
+    play(&mut game, "+P");
+    play(&mut game, "+P");
+    assert!(legal_texts(&game).contains(&"+P".to_owned()));
+    play(&mut game, "+P");
+    assert_eq!(game.chosen[1], [PieceKind::Pawn; 3]);
+    // King and five pawns place and play like any other side.
+    play(&mut game, "@default");
+    play(&mut game, "@default");
+    assert_eq!(game.turn().phase, "play");
+    assert_eq!(
+        game.pieces
+            .iter()
+            .filter(|p| p.owner == BLACK && p.kind == PieceKind::Pawn)
+            .count(),
+        5
+    );
+    // In the second half white does not kick off, and may pick three pawns too.
+    let mut game = at("8/8/8/8/8/8/8/8 choice w - 2:0 0-0 b PP/QRN");
+    play(&mut game, "+P");
+    assert_eq!(game.turn().phase, "placement");
+    // A custom start may show the side not kicking off with three pawns picked.
+    at("8/8/8/8/8/8/8/8 placement w - 1:0 0-0 w KPPQRN/KPPPPP");
 }
 
 #[test]
@@ -292,7 +324,7 @@ fn the_kick_off_must_be_a_pass_by_the_piece_on_e4() {
     let mut game = at(KICKOFF);
     assert_eq!(game.holder().unwrap().square, sq("e4"));
     assert_eq!(legal_texts(&game), ["Re4>e1"]);
-    assert!(refused(&mut game, "Re3").contains("kick-off must be a pass"));
+    assert!(refused(&mut game, "Re3").contains("kick-off is a pass"));
     let events = play(&mut game, "Re4>e1");
     assert!(matches!(events[0], Event::Passed { .. }));
     assert_eq!(holder_square(&game), sq("e1"));
@@ -655,7 +687,7 @@ fn a_side_with_no_legal_move_waits_and_the_move_counts() {
     assert_eq!(events, [Event::Waited { seat: WHITE }]);
     assert_eq!(game.plies, 1);
     let mut game = at("4k3/8/8/8/8/8/8/K1n5 play w a1 1:0 0-0 w -/-");
-    assert!(refused(&mut game, "--").contains("only when no move"));
+    assert!(refused(&mut game, "--").contains("only when it has no move"));
 }
 
 // ----- notation -----
