@@ -332,9 +332,9 @@ impl Gridiron {
                 change_next: 0,
                 frozen_next: false,
                 moved: false,
-                jammed_until: 0,
-                anchored_until: 0,
-                sealing_until: 0,
+                jammed_until: None,
+                anchored_until: None,
+                sealing_until: None,
             });
         }
     }

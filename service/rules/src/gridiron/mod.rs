@@ -380,10 +380,11 @@ pub(crate) struct Piece {
     pub frozen_next: bool,
     /// Its team already executed its orders this turn.
     pub moved: bool,
-    /// Turn clock values until which the effect lasts (inclusive).
-    pub jammed_until: u32,
-    pub anchored_until: u32,
-    pub sealing_until: u32,
+    /// The last turn (a turn clock value) of each effect; `None` when the piece has none, so
+    /// that no clock value, not even the 0 before the first snap, reads as an effect.
+    pub jammed_until: Option<u32>,
+    pub anchored_until: Option<u32>,
+    pub sealing_until: Option<u32>,
 }
 
 /// Play action in force: the ball is on the passer or the partner.

@@ -1143,6 +1143,39 @@ fn seal_makes_squares_next_to_the_nickelback_cost_one_more() {
     assert_eq!(game.piece(1).loc, loc("h9.c"));
 }
 
+/// The pieces the details show jammed, anchored or sealing: (id, jammed, anchored, sealing).
+fn shown_effects(game: &Gridiron) -> Vec<(u32, bool, bool, bool)> {
+    game.details(Viewer::Spectator)
+        .pieces
+        .iter()
+        .filter(|p| p.jammed || p.anchored || p.sealing)
+        .map(|p| (p.id, p.jammed, p.anchored, p.sealing))
+        .collect()
+}
+
+#[test]
+fn the_details_show_jam_anchor_and_seal_only_while_they_last() {
+    assert_eq!(shown_effects(&started(1)), vec![]);
+    // Home's lineman #0 anchors heavy #2; away's nickelback #7 jams and seals next to them.
+    let mut game = snap_from(&base_with(&[("Bd2.c", "Lh10.c"), ("Yh16.c", "Nh11.c")]));
+    assert_eq!(shown_effects(&game), vec![]);
+    moved_events(&mut game, &["#0 anchor #2"], &["#7 jam", "#7 seal"]);
+    assert_eq!(
+        shown_effects(&game),
+        vec![
+            (0, true, true, false),
+            (2, true, false, false),
+            (3, true, false, false),
+            (7, false, false, true),
+        ]
+    );
+    // The next turn is the last one the effects last.
+    commit_all(&mut game);
+    commit_all(&mut game);
+    assert_eq!(game.turn().number, 3);
+    assert_eq!(shown_effects(&game), vec![]);
+}
+
 #[test]
 fn juke_gives_the_scrambler_one_more_move_once_per_series() {
     let position =
