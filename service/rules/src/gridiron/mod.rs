@@ -19,6 +19,8 @@ pub mod roster;
 mod views;
 
 #[cfg(test)]
+mod secrecy_tests;
+#[cfg(test)]
 mod tests;
 
 use crate::game::{Emitted, Game, Outcome, RuleError, Seat, SetupSpec, Turn, VariantInfo, Viewer};
