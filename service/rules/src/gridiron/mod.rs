@@ -4,7 +4,8 @@
 //! `docs/rules/gridiron.md` explains every rule and decision; the submodules follow the game:
 //! [`field`] (geometry and spots), [`roster`] (kinds, abilities, rosters), [`orders`] (planning),
 //! [`movement`] (executing orders), [`abilities`], [`dice`] (collisions and passes), [`downs`]
-//! (downs, drives, periods), [`flow`] (phases and the [`Game`] glue), [`notation`], [`views`].
+//! (downs, drives, periods), [`flow`] (phases and the [`Game`] glue), [`notation`], [`views`];
+//! [`rules`] lists the rules a refusal cites, and [`refusals`] how a check words one.
 
 mod abilities;
 mod dice;
@@ -16,14 +17,19 @@ mod notation;
 mod orders;
 mod refusals;
 pub mod roster;
+pub mod rules;
 mod views;
 
+#[cfg(test)]
+mod refusal_tests;
 #[cfg(test)]
 mod secrecy_tests;
 #[cfg(test)]
 mod tests;
 
-use crate::game::{Emitted, Game, Outcome, RuleError, Seat, SetupSpec, Turn, VariantInfo, Viewer};
+use crate::game::{
+    Emitted, Game, Outcome, Rule, RuleError, Seat, SetupSpec, Turn, VariantInfo, Viewer,
+};
 use crate::game::{TurnStructure, Visibility};
 use crate::options::OptionSpec;
 use crate::rng::Rng;
@@ -491,6 +497,10 @@ impl Game for Gridiron {
                                 down, line of scrimmage, first-down line, ball holder id, period, \
                                 possessions home-away, score home-away",
         }
+    }
+
+    fn rules() -> &'static [Rule] {
+        rules::RULES
     }
 
     fn new(setup: &SetupSpec) -> Result<Self, RuleError> {
