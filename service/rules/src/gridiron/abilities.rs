@@ -54,12 +54,12 @@ impl Gridiron {
             Ability::Anchor => {
                 let t = adjacent_target()?;
                 self.change_movement(t, 1, false, events);
-                self.piece_mut(id).anchored_until = self.clock + 1;
+                self.piece_mut(id).anchored_until = Some(self.clock + 1);
                 Ok(())
             }
             Ability::Retreat => self.retreat(id, events),
             Ability::Jam => {
-                let until = self.clock + 1;
+                let until = Some(self.clock + 1);
                 let jammed: Vec<u32> = self
                     .pieces
                     .iter()
@@ -72,7 +72,7 @@ impl Gridiron {
                 Ok(())
             }
             Ability::Seal => {
-                self.piece_mut(id).sealing_until = self.clock + 1;
+                self.piece_mut(id).sealing_until = Some(self.clock + 1);
                 Ok(())
             }
             Ability::SpeedRush | Ability::React | Ability::Juke | Ability::RouteRunning => Ok(()),

@@ -3,6 +3,7 @@
 use super::field::{self, AWAY, HOME, Location, Spot};
 use super::refusals::{Refusals, Verdict, Words};
 use super::roster::{DEFAULT_CAPTAIN, DEFAULT_STANDARD, Kind, RosterDraft};
+use super::rules;
 use super::{Action, Event, Events, Gridiron, Phase, Piece, Settings};
 use crate::game::{Emitted, RuleError, Seat, Turn};
 use crate::geometry::Square;
@@ -154,7 +155,7 @@ impl Gridiron {
 
     fn check_as<R: Refusals>(&self, seat: Seat, action: &Action) -> Result<(), R::Refusal> {
         if self.phase == Phase::Over {
-            return Err(R::written(RuleError::game_over()));
+            return Err(R::game_over());
         }
         if !self.is_to_act(seat) {
             return Err(R::not_your_turn(format_args!(
@@ -169,36 +170,46 @@ impl Gridiron {
             )));
         }
         let wrong_phase = || {
-            R::illegal(format_args!(
-                "{} is not an action of the {} phase; {}",
-                super::notation::format_action(action),
-                self.phase_name(),
-                self.phase_hint()
-            ))
+            R::refuse(
+                rules::PHASE_ACTIONS,
+                format_args!(
+                    "{} is not an action of the {} phase; {}",
+                    super::notation::format_action(action),
+                    self.phase_name(),
+                    self.phase_hint()
+                ),
+            )
         };
         match (self.phase, action) {
-            (Phase::Roster, Action::Captain(kind)) => self.drafts[seat.index()]
-                .check_captain(*kind)
-                .map_err(R::written),
-            (Phase::Roster, Action::Recruit(kind)) => self.drafts[seat.index()]
-                .check_recruit(*kind)
-                .map_err(R::written),
+            (Phase::Roster, Action::Captain(kind)) => {
+                self.drafts[seat.index()].check_captain::<R>(*kind)
+            }
+            (Phase::Roster, Action::Recruit(kind)) => {
+                self.drafts[seat.index()].check_recruit::<R>(*kind)
+            }
             (Phase::Roster, Action::DefaultRoster) => {
                 if self.drafts[seat.index()].is_empty() {
                     Ok(())
                 } else {
-                    Err(R::illegal(format_args!(
-                        "the default roster replaces an empty roster only; finish yours with captain/recruit"
-                    )))
+                    Err(R::refuse(
+                        rules::DEFAULT_ROSTER_WHEN_EMPTY,
+                        format_args!("yours has picks already; finish it with captain and recruit"),
+                    ))
                 }
             }
             (Phase::Roster, Action::CommitRoster) => {
-                if self.drafts[seat.index()].is_complete() {
+                let draft = &self.drafts[seat.index()];
+                if draft.is_complete() {
                     Ok(())
                 } else {
-                    Err(R::illegal(format_args!(
-                        "a roster needs a captain and six standard pieces before it is final"
-                    )))
+                    Err(R::refuse(
+                        rules::ROSTER_COMPLETE,
+                        format_args!(
+                            "yours has {} captain and {} of six standard pieces",
+                            if draft.captain.is_some() { "a" } else { "no" },
+                            draft.standard.len()
+                        ),
+                    ))
                 }
             }
             (Phase::FourthDown, Action::GoForIt | Action::Punt) => Ok(()),
@@ -332,9 +343,9 @@ impl Gridiron {
                 change_next: 0,
                 frozen_next: false,
                 moved: false,
-                jammed_until: 0,
-                anchored_until: 0,
-                sealing_until: 0,
+                jammed_until: None,
+                anchored_until: None,
+                sealing_until: None,
             });
         }
     }
@@ -367,26 +378,29 @@ impl Gridiron {
         to: Location,
     ) -> Result<(), R::Refusal> {
         let Some(p) = self.piece_opt(piece).filter(|p| p.owner == seat) else {
-            return Err(R::illegal(format_args!(
-                "#{piece} is not one of your pieces"
-            )));
+            return Err(R::refuse(
+                rules::OWN_PIECES,
+                format_args!("#{piece} is not one of your pieces"),
+            ));
         };
         if self.placed.contains(&p.id) {
-            return Err(R::illegal(format_args!(
-                "#{piece} was already placed in this formation; place another piece or declare ready"
-            )));
+            return Err(R::refuse(
+                rules::ONE_PLACEMENT,
+                format_args!("#{piece} was placed already; place another piece or declare ready"),
+            ));
         }
         let (low, high) = self.formation_ranks(seat);
         if !field::on_field(to.square) || !(low..=high).contains(&to.square.rank) {
-            return Err(R::illegal(format_args!(
-                "{} is outside your formation area: ranks {low} to {high}",
-                to.square
-            )));
+            return Err(R::refuse(
+                rules::FORMATION_AREA,
+                format_args!("{} is outside yours, ranks {low} to {high}", to.square),
+            ));
         }
         if let Some(other) = self.piece_at(to, piece) {
-            return Err(R::illegal(format_args!(
-                "{to} is taken by #{other}; choose a free spot"
-            )));
+            return Err(R::refuse(
+                rules::FREE_SPOT,
+                format_args!("{to} is taken by #{other}; choose a free spot"),
+            ));
         }
         Ok(())
     }

@@ -4,7 +4,8 @@
 //! `docs/rules/gridiron.md` explains every rule and decision; the submodules follow the game:
 //! [`field`] (geometry and spots), [`roster`] (kinds, abilities, rosters), [`orders`] (planning),
 //! [`movement`] (executing orders), [`abilities`], [`dice`] (collisions and passes), [`downs`]
-//! (downs, drives, periods), [`flow`] (phases and the [`Game`] glue), [`notation`], [`views`].
+//! (downs, drives, periods), [`flow`] (phases and the [`Game`] glue), [`notation`], [`views`];
+//! [`rules`] lists the rules a refusal cites, and [`refusals`] how a check words one.
 
 mod abilities;
 mod dice;
@@ -16,12 +17,19 @@ mod notation;
 mod orders;
 mod refusals;
 pub mod roster;
+pub mod rules;
 mod views;
 
 #[cfg(test)]
+mod refusal_tests;
+#[cfg(test)]
+mod secrecy_tests;
+#[cfg(test)]
 mod tests;
 
-use crate::game::{Emitted, Game, Outcome, RuleError, Seat, SetupSpec, Turn, VariantInfo, Viewer};
+use crate::game::{
+    Emitted, Game, Outcome, Rule, RuleError, Seat, SetupSpec, Turn, VariantInfo, Viewer,
+};
 use crate::game::{TurnStructure, Visibility};
 use crate::options::OptionSpec;
 use crate::rng::Rng;
@@ -380,10 +388,11 @@ pub(crate) struct Piece {
     pub frozen_next: bool,
     /// Its team already executed its orders this turn.
     pub moved: bool,
-    /// Turn clock values until which the effect lasts (inclusive).
-    pub jammed_until: u32,
-    pub anchored_until: u32,
-    pub sealing_until: u32,
+    /// The last turn (a turn clock value) of each effect; `None` when the piece has none, so
+    /// that no clock value, not even the 0 before the first snap, reads as an effect.
+    pub jammed_until: Option<u32>,
+    pub anchored_until: Option<u32>,
+    pub sealing_until: Option<u32>,
 }
 
 /// Play action in force: the ball is on the passer or the partner.
@@ -488,6 +497,10 @@ impl Game for Gridiron {
                                 down, line of scrimmage, first-down line, ball holder id, period, \
                                 possessions home-away, score home-away",
         }
+    }
+
+    fn rules() -> &'static [Rule] {
+        rules::RULES
     }
 
     fn new(setup: &SetupSpec) -> Result<Self, RuleError> {

@@ -59,9 +59,9 @@ impl Gridiron {
             piece.frozen_now = false;
             piece.frozen_next = false;
             piece.moved = false;
-            piece.jammed_until = 0;
-            piece.anchored_until = 0;
-            piece.sealing_until = 0;
+            piece.jammed_until = None;
+            piece.anchored_until = None;
+            piece.sealing_until = None;
         }
         self.fake = None;
         self.pending_pass = None;
@@ -148,12 +148,21 @@ impl Gridiron {
         ControlFlow::Continue(())
     }
 
+    /// Whether an effect lasting through turn `until` is in force now.
+    fn lasts(&self, until: Option<u32>) -> bool {
+        until.is_some_and(|last| self.clock <= last)
+    }
+
     pub(crate) fn jammed(&self, id: u32) -> bool {
-        self.clock <= self.piece(id).jammed_until
+        self.lasts(self.piece(id).jammed_until)
     }
 
     pub(crate) fn anchored(&self, id: u32) -> bool {
-        self.clock <= self.piece(id).anchored_until
+        self.lasts(self.piece(id).anchored_until)
+    }
+
+    pub(crate) fn sealing(&self, id: u32) -> bool {
+        self.lasts(self.piece(id).sealing_until)
     }
 
     /// Seal: entering a square next to a sealing nickelback costs its opponents 1 more.
@@ -162,7 +171,7 @@ impl Gridiron {
         let sealed = self.pieces.iter().any(|n| {
             n.owner != owner
                 && n.kind == Kind::Nickelback
-                && self.clock <= n.sealing_until
+                && self.sealing(n.id)
                 && field::adjacent(n.loc.square, square)
         });
         i8::from(sealed)

@@ -1,8 +1,11 @@
 //! Planning: the orders a team writes for its pieces, their movement budgets and costs.
 
+use std::fmt;
+
 use super::field::{self, Location, Spot};
 use super::refusals::{Refusals, Verdict};
 use super::roster::{Ability, Kind, Target, ability_cost};
+use super::rules;
 use super::{Action, Gridiron, MAX_ORDER_ITEMS};
 use crate::game::Seat;
 use crate::geometry::KING_DIRECTIONS;
@@ -20,6 +23,26 @@ pub(crate) struct Planned {
     pub moved: bool,
     pub abilities: Vec<Ability>,
     pub faked: bool,
+}
+
+/// What a piece named as a pass receiver or play-action partner is to the passer's team.
+enum NamedPiece {
+    Absent,
+    Opponent,
+    Passer,
+    /// Another piece of the team, of this kind.
+    TeamMate(Kind),
+}
+
+impl fmt::Display for NamedPiece {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NamedPiece::Absent => f.write_str("no piece"),
+            NamedPiece::Opponent => f.write_str("an opponent"),
+            NamedPiece::Passer => f.write_str("the passer itself"),
+            NamedPiece::TeamMate(kind) => write!(f, "a {}", kind.name()),
+        }
+    }
 }
 
 /// The step direction between two squares (zero for a spot change).
@@ -218,12 +241,18 @@ impl Gridiron {
             )));
         }
         let Some(piece) = self.piece_opt(id).filter(|p| p.owner == seat) else {
-            return Err(R::illegal(format_args!("#{id} is not one of your pieces")));
+            return Err(R::refuse(
+                rules::OWN_PIECES,
+                format_args!("#{id} is not one of your pieces"),
+            ));
         };
         if piece.frozen_now {
-            return Err(R::illegal(format_args!(
-                "#{id} lost all its movement this turn (chop block); order another piece or commit"
-            )));
+            return Err(R::refuse(
+                rules::CHOPPED,
+                format_args!(
+                    "#{id} lost all its movement this turn; order another piece or commit"
+                ),
+            ));
         }
         Ok(())
     }
@@ -238,14 +267,16 @@ impl Gridiron {
         let id = action.order_piece().expect("only orders are checked here");
         let piece = self.piece(id);
         if planned.ended {
-            return Err(R::illegal(format_args!(
-                "the order of #{id} is finished (a pass, push, retreat, chop block or anchor ends it)"
-            )));
+            return Err(R::refuse(
+                rules::ORDER_ENDED,
+                format_args!("the order of #{id} is finished; order another piece or commit"),
+            ));
         }
         if planned.items >= MAX_ORDER_ITEMS {
-            return Err(R::illegal(format_args!(
-                "#{id} already has {MAX_ORDER_ITEMS} order items, the most one piece may write"
-            )));
+            return Err(R::refuse(
+                rules::ITEMS_PER_PIECE,
+                format_args!("#{id} has {MAX_ORDER_ITEMS} already; order another piece or commit"),
+            ));
         }
         let left = planned.budget - planned.spent;
         let on_offense = seat == self.offense;
@@ -253,24 +284,32 @@ impl Gridiron {
             Action::Move { to, .. } => {
                 let dir = direction(planned.loc, *to);
                 if dir.0.abs() > 1 || dir.1.abs() > 1 {
-                    return Err(R::illegal(format_args!(
-                        "{to} is not one king step from {}, where #{id}'s order stands",
-                        planned.loc
-                    )));
+                    return Err(R::refuse(
+                        rules::KING_STEP,
+                        format_args!(
+                            "{to} is not one king step from {}, where #{id}'s order stands",
+                            planned.loc
+                        ),
+                    ));
                 }
                 if *to == planned.loc {
-                    return Err(R::illegal(format_args!(
-                        "#{id} already stands on {to}; step to a neighbouring square or another spot"
-                    )));
+                    return Err(R::refuse(
+                        rules::KING_STEP,
+                        format_args!("#{id}'s order already stands on {to}"),
+                    ));
                 }
                 if !field::on_field(to.square) {
-                    return Err(R::illegal(format_args!("{} is off the field", to.square)));
+                    return Err(R::refuse(
+                        rules::ON_FIELD,
+                        format_args!("#{id} would step off it from {}", planned.loc),
+                    ));
                 }
                 let cost = step_cost(piece.kind, planned.last_dir, dir, planned.route);
                 if cost > left {
-                    return Err(R::illegal(format_args!(
-                        "the step to {to} costs {cost} but #{id} has {left} movement left"
-                    )));
+                    return Err(R::refuse(
+                        rules::MOVEMENT_POINTS,
+                        format_args!("the step to {to} costs {cost} but #{id} has {left} left"),
+                    ));
                 }
                 Ok(())
             }
@@ -278,31 +317,34 @@ impl Gridiron {
                 ability, target, ..
             } => {
                 let Some(cost) = ability_cost(piece.kind, *ability, on_offense) else {
-                    return Err(R::illegal(format_args!(
-                        "#{id} ({}) cannot use {} on {}",
-                        piece.kind.name(),
-                        ability.name(),
-                        if on_offense { "offence" } else { "defence" }
-                    )));
+                    return Err(R::refuse(
+                        rules::OWN_ABILITIES,
+                        format_args!(
+                            "#{id} ({}) cannot use {} on {}",
+                            piece.kind.name(),
+                            ability.name(),
+                            if on_offense { "offence" } else { "defence" }
+                        ),
+                    ));
                 };
                 if planned.abilities.contains(ability) {
-                    return Err(R::illegal(format_args!(
-                        "#{id} already uses {} in this order",
-                        ability.name()
-                    )));
+                    return Err(R::refuse(
+                        rules::ONCE_PER_ORDER,
+                        format_args!("#{id} already uses {} in this order", ability.name()),
+                    ));
                 }
                 if ability.limited() && piece.used.contains(ability) {
-                    return Err(R::illegal(format_args!(
-                        "#{id} used {} in this series of downs; it returns at the next first down or drive",
-                        ability.name()
-                    )));
+                    return Err(R::refuse(
+                        rules::ONCE_PER_SERIES,
+                        format_args!("#{id} used {} in this series of downs", ability.name()),
+                    ));
                 }
                 self.check_target::<R>(seat, id, *ability, *target)?;
                 if cost > left {
-                    return Err(R::illegal(format_args!(
-                        "{} costs {cost} but #{id} has {left} movement left",
-                        ability.name()
-                    )));
+                    return Err(R::refuse(
+                        rules::MOVEMENT_POINTS,
+                        format_args!("{} costs {cost} but #{id} has {left} left", ability.name()),
+                    ));
                 }
                 Ok(())
             }
@@ -313,28 +355,29 @@ impl Gridiron {
                         .iter()
                         .any(|a| matches!(a, Action::Pass { .. }))
                 {
-                    return Err(R::illegal(format_args!(
-                        "only one pass may be thrown per down"
-                    )));
+                    return Err(R::refuse(
+                        rules::ONE_PASS_PER_DOWN,
+                        format_args!("this down's pass is thrown or written already"),
+                    ));
                 }
                 if self.planned_holder(seat) != id {
-                    return Err(R::illegal(format_args!(
-                        "#{id} will not hold the ball; only the ball holder passes"
-                    )));
+                    return Err(R::refuse(
+                        rules::BALL_HOLDER,
+                        format_args!("#{id} will not hold the ball when its order runs"),
+                    ));
                 }
                 if piece.kind == Kind::Qb && planned.moved {
-                    return Err(R::illegal(format_args!(
-                        "a qb passes instead of moving; only the scrambler may move, then pass"
-                    )));
+                    return Err(R::refuse(
+                        rules::QB_PASSES_STANDING,
+                        format_args!("#{id} has a step in its order already"),
+                    ));
                 }
-                match self.piece_opt(*receiver) {
-                    Some(r) if r.owner == seat && r.id != id && r.kind.eligible_receiver() => {
-                        Ok(())
-                    }
-                    _ => Err(R::illegal(format_args!(
-                        "#{receiver} cannot catch: receivers are your own fast, qb, deep threat, \
-                         safety or scrambler pieces other than the passer"
-                    ))),
+                match self.named_piece(seat, id, *receiver) {
+                    NamedPiece::TeamMate(kind) if kind.eligible_receiver() => Ok(()),
+                    named => Err(R::refuse(
+                        rules::ELIGIBLE_RECEIVER,
+                        format_args!("#{receiver} is {named}"),
+                    )),
                 }
             }
             Action::Fake {
@@ -342,30 +385,34 @@ impl Gridiron {
             } => {
                 self.check_passer::<R>(seat, id)?;
                 if planned.faked {
-                    return Err(R::illegal(format_args!(
-                        "#{id} already has a play action in this order"
-                    )));
+                    return Err(R::refuse(
+                        rules::ONCE_PER_ORDER,
+                        format_args!("#{id} already has a play action in this order"),
+                    ));
                 }
                 let renews = self
                     .fake
                     .is_some_and(|f| f.passer == id && f.partner == *partner);
                 if self.planned_holder(seat) != id && !renews {
-                    return Err(R::illegal(format_args!(
-                        "#{id} will not hold the ball, so it cannot fake a hand-off"
-                    )));
+                    return Err(R::refuse(
+                        rules::BALL_HOLDER,
+                        format_args!("#{id} will not hold the ball when its order runs"),
+                    ));
                 }
-                match self.piece_opt(*partner) {
-                    Some(p) if p.owner == seat && p.id != id && !p.kind.is_heavy() => {}
-                    _ => {
-                        return Err(R::illegal(format_args!(
-                            "#{partner} cannot be the play-action partner: it must be another of your pieces that is not a heavy"
-                        )));
+                match self.named_piece(seat, id, *partner) {
+                    NamedPiece::TeamMate(kind) if !kind.is_heavy() => {}
+                    named => {
+                        return Err(R::refuse(
+                            rules::FAKE_PARTNER,
+                            format_args!("#{partner} is {named}"),
+                        ));
                     }
                 }
                 if *keeper != id && keeper != partner {
-                    return Err(R::illegal(format_args!(
-                        "the keeper must be #{id} or #{partner}"
-                    )));
+                    return Err(R::refuse(
+                        rules::FAKE_KEEPER,
+                        format_args!("the keeper must be #{id} or #{partner}, not #{keeper}"),
+                    ));
                 }
                 Ok(())
             }
@@ -373,16 +420,28 @@ impl Gridiron {
         }
     }
 
+    /// What `other`, named as receiver or partner of `passer`, is to `seat`'s team.
+    fn named_piece(&self, seat: Seat, passer: u32, other: u32) -> NamedPiece {
+        match self.piece_opt(other) {
+            None => NamedPiece::Absent,
+            Some(p) if p.owner != seat => NamedPiece::Opponent,
+            Some(p) if p.id == passer => NamedPiece::Passer,
+            Some(p) => NamedPiece::TeamMate(p.kind),
+        }
+    }
+
     fn check_passer<R: Refusals>(&self, seat: Seat, id: u32) -> Result<(), R::Refusal> {
         if seat != self.offense {
-            return Err(R::illegal(format_args!(
-                "only the offence has the ball to pass or fake"
-            )));
+            return Err(R::refuse(
+                rules::PASSERS,
+                format_args!("your team is on defence"),
+            ));
         }
         if !self.piece(id).kind.is_passer() {
-            return Err(R::illegal(format_args!(
-                "#{id} is not a qb or scrambler; only they pass and fake"
-            )));
+            return Err(R::refuse(
+                rules::PASSERS,
+                format_args!("#{id} is a {}", self.piece(id).kind.name()),
+            ));
         }
         Ok(())
     }
@@ -406,15 +465,21 @@ impl Gridiron {
             return Ok(());
         }
         Err(match ability.target() {
-            Target::None => R::illegal(format_args!("{} takes no target", ability.name())),
-            Target::Enemy => R::illegal(format_args!(
-                "{} needs an opposing piece as its target",
-                ability.name()
-            )),
-            Target::AlliedHeavy => R::illegal(format_args!(
-                "{} needs another of your heavy pieces (heavy, rusher, lineman) as its target",
-                ability.name()
-            )),
+            Target::None => R::refuse(
+                rules::ABILITY_TARGET,
+                format_args!("{} takes no target", ability.name()),
+            ),
+            Target::Enemy => R::refuse(
+                rules::ABILITY_TARGET,
+                format_args!("{} needs an opposing piece as its target", ability.name()),
+            ),
+            Target::AlliedHeavy => R::refuse(
+                rules::ABILITY_TARGET,
+                format_args!(
+                    "{} needs another of your heavy pieces (heavy, rusher, lineman) as its target",
+                    ability.name()
+                ),
+            ),
         })
     }
 }

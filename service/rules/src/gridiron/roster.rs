@@ -1,5 +1,9 @@
 //! Piece kinds, their movement and abilities, and the roster a team picks for the match.
 
+use std::fmt;
+
+use super::refusals::{Refusals, Words};
+use super::rules;
 use crate::game::RuleError;
 
 /// Every kind of piece. The first four are the standard pieces; the rest are captains.
@@ -353,58 +357,77 @@ impl RosterDraft {
         self.standard.contains(&Kind::Qb)
     }
 
-    pub fn check_captain(&self, kind: Kind) -> Result<(), RuleError> {
+    pub(crate) fn check_captain<R: Refusals>(&self, kind: Kind) -> Result<(), R::Refusal> {
         if !kind.is_captain() {
-            return Err(RuleError::illegal(format!(
-                "{} is not a captain; captains are {}",
-                kind.name(),
-                names(&Kind::CAPTAINS)
-            )));
+            return Err(R::refuse(
+                rules::CAPTAIN_KIND,
+                format_args!(
+                    "{} is a standard piece; captains are {}",
+                    kind.name(),
+                    KindNames(&Kind::CAPTAINS)
+                ),
+            ));
         }
         if let Some(chosen) = self.captain {
-            return Err(RuleError::illegal(format!(
-                "your captain is already chosen ({}); recruit standard pieces or commit",
-                chosen.name()
-            )));
+            return Err(R::refuse(
+                rules::ONE_CAPTAIN,
+                format_args!(
+                    "yours is already chosen ({}); recruit standard pieces or commit",
+                    chosen.name()
+                ),
+            ));
         }
         if self.standard.len() == STANDARD_COUNT
             && !self.has_standard_qb()
             && kind != Kind::Scrambler
         {
-            return Err(RuleError::illegal(
-                "your six standard pieces include no qb, so the captain must be the scrambler",
+            return Err(R::refuse(
+                rules::PASSER_REQUIRED,
+                format_args!(
+                    "your six standard pieces include no qb, so the captain must be the scrambler"
+                ),
             ));
         }
         Ok(())
     }
 
-    pub fn check_recruit(&self, kind: Kind) -> Result<(), RuleError> {
+    pub(crate) fn check_recruit<R: Refusals>(&self, kind: Kind) -> Result<(), R::Refusal> {
         if kind.is_captain() {
-            return Err(RuleError::illegal(format!(
-                "{} is a captain; standard pieces are heavy, strong, fast and qb",
-                kind.name()
-            )));
+            return Err(R::refuse(
+                rules::STANDARD_KIND,
+                format_args!(
+                    "{} is a captain; choose it with `captain {}`",
+                    kind.name(),
+                    kind.name()
+                ),
+            ));
         }
         if self.standard.len() >= STANDARD_COUNT {
-            return Err(RuleError::illegal(
-                "you already have six standard pieces; choose a captain or commit",
+            return Err(R::refuse(
+                rules::SIX_STANDARD,
+                format_args!("you already have six; choose a captain or commit"),
             ));
         }
         let count = self.standard.iter().filter(|k| **k == kind).count();
         if count >= standard_cap(kind) {
-            return Err(RuleError::illegal(format!(
-                "a roster holds at most {} standard {}; pick another kind",
-                standard_cap(kind),
-                kind.name()
-            )));
+            return Err(R::refuse(
+                rules::STANDARD_KIND_LIMIT,
+                format_args!(
+                    "you already have {count} {}; pick another kind",
+                    kind.name()
+                ),
+            ));
         }
         let fills = self.standard.len() + 1 == STANDARD_COUNT;
         let passer_left = self.has_standard_qb()
             || kind == Kind::Qb
             || matches!(self.captain, None | Some(Kind::Scrambler));
         if fills && !passer_left {
-            return Err(RuleError::illegal(
-                "the last standard piece must be a qb: your team needs a passer (a qb or the scrambler captain)",
+            return Err(R::refuse(
+                rules::PASSER_REQUIRED,
+                format_args!(
+                    "your captain is not the scrambler, so the last standard piece must be a qb"
+                ),
             ));
         }
         Ok(())
@@ -418,12 +441,19 @@ impl RosterDraft {
     }
 }
 
-pub fn names(kinds: &[Kind]) -> String {
-    kinds
-        .iter()
-        .map(|k| k.name())
-        .collect::<Vec<_>>()
-        .join(", ")
+/// Kind names joined by commas, written only when a refusal is put into words.
+struct KindNames(&'static [Kind]);
+
+impl fmt::Display for KindNames {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (index, kind) in self.0.iter().enumerate() {
+            if index > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(kind.name())?;
+        }
+        Ok(())
+    }
 }
 
 /// Checks a full roster given as captain + standard pieces (used by custom positions).
@@ -439,10 +469,12 @@ pub fn check_roster(kinds: &[Kind]) -> Result<(), RuleError> {
         )));
     }
     let as_position = |e: RuleError| RuleError::invalid_position(e.message);
-    draft.check_captain(*captain).map_err(as_position)?;
+    draft
+        .check_captain::<Words>(*captain)
+        .map_err(as_position)?;
     draft.captain = Some(*captain);
     for kind in standard {
-        draft.check_recruit(*kind).map_err(as_position)?;
+        draft.check_recruit::<Words>(*kind).map_err(as_position)?;
         draft.standard.push(*kind);
     }
     Ok(())

@@ -7,12 +7,12 @@ use proptest::prelude::*;
 use super::field::{AWAY, HOME, Location};
 use super::roster::{Ability, Kind};
 use super::*;
-use crate::game::{Game, RuleErrorKind, Seat, SetupSpec, Viewer, Visibility};
+use crate::game::{Game, Rule, RuleErrorKind, Seat, SetupSpec, Viewer, Visibility};
 use crate::options::{OptionValue, Options};
 use crate::playout::checked_random_playout;
 use crate::rng::Rng;
 
-fn spec(seed: u64, given: &[(&str, i64)]) -> SetupSpec {
+pub(super) fn spec(seed: u64, given: &[(&str, i64)]) -> SetupSpec {
     let given: BTreeMap<String, OptionValue> = given
         .iter()
         .map(|(k, v)| ((*k).to_owned(), OptionValue::Int(*v)))
@@ -24,7 +24,7 @@ fn spec(seed: u64, given: &[(&str, i64)]) -> SetupSpec {
     }
 }
 
-fn with_position(position: &str) -> Gridiron {
+pub(super) fn with_position(position: &str) -> Gridiron {
     let mut setup = spec(1, &[]);
     setup.position = Some(position.to_owned());
     Gridiron::new(&setup).unwrap()
@@ -34,7 +34,7 @@ fn loc(text: &str) -> Location {
     Location::parse(text).unwrap()
 }
 
-fn act(game: &mut Gridiron, seat: Seat, text: &str) -> Vec<Event> {
+pub(super) fn act(game: &mut Gridiron, seat: Seat, text: &str) -> Vec<Event> {
     let action = game
         .parse_action(seat, text)
         .unwrap_or_else(|e| panic!("{text}: {e}"));
@@ -56,6 +56,19 @@ fn refused(game: &Gridiron, seat: Seat, text: &str) -> RuleError {
     err
 }
 
+/// The rule an action breaks, refused as an illegal action without changing the state.
+fn broken_rule(game: &Gridiron, seat: Seat, text: &str) -> Rule {
+    let refusal = refused(game, seat, text);
+    assert_eq!(
+        refusal.kind,
+        RuleErrorKind::IllegalAction,
+        "{text}: {refusal}"
+    );
+    refusal
+        .rule
+        .unwrap_or_else(|| panic!("{text}: no rule in {refusal}"))
+}
+
 /// A game past the roster phase with default rosters, at the first formation.
 fn started(seed: u64) -> Gridiron {
     let mut game = Gridiron::new(&spec(seed, &[])).unwrap();
@@ -74,7 +87,7 @@ fn to_snap(game: &mut Gridiron) {
 }
 
 /// Commits both teams (offence first) in the snap, or the seat to act in a reaction turn.
-fn commit_all(game: &mut Gridiron) -> Vec<Event> {
+pub(super) fn commit_all(game: &mut Gridiron) -> Vec<Event> {
     let mut events = Vec::new();
     for seat in game.turn().to_act {
         events.extend(act(game, seat, "commit"));
@@ -85,11 +98,11 @@ fn commit_all(game: &mut Gridiron) -> Vec<Event> {
 /// Home attacks upward from rank 10: a hand-made position for rule tests.
 /// Home ids: 0 B (lead blocker) 1 Q 2 H 3 H 4 S 5 S 6 F; away ids: 7 Y (safety) 8 Q 9 H 10 H
 /// 11 S 12 S 13 F.
-const BASE: &str = "Bd2.c,Qh8.c,Hg10.c,Hi10.c,Sf9.c,Sk9.c,Fb10.c/\
+pub(super) const BASE: &str = "Bd2.c,Qh8.c,Hg10.c,Hi10.c,Sf9.c,Sk9.c,Fb10.c/\
                     Yh16.c,Qa40.c,Hg11.c,Hi11.c,Sf12.c,Sk12.c,Fn14.c \
                     home 1 10 14 1 1 1-0 0-0";
 
-fn snap_from(position: &str) -> Gridiron {
+pub(super) fn snap_from(position: &str) -> Gridiron {
     let mut game = with_position(position);
     to_snap(&mut game);
     game
@@ -106,7 +119,7 @@ fn with(position: &str, given: &[(&str, i64)]) -> Gridiron {
 }
 
 /// `BASE` with pieces replaced: each pair is (old text, new text).
-fn base_with(changes: &[(&str, &str)]) -> String {
+pub(super) fn base_with(changes: &[(&str, &str)]) -> String {
     let mut text = BASE.to_owned();
     for (old, new) in changes {
         assert!(text.contains(old), "{old} not in the base position");
@@ -122,53 +135,42 @@ fn roster_rules_are_enforced() {
     let mut game = Gridiron::new(&spec(1, &[])).unwrap();
     assert_eq!(game.turn().phase, "roster");
     assert_eq!(game.turn().to_act, vec![HOME, AWAY]);
-    assert!(
-        refused(&game, HOME, "captain heavy")
-            .message
-            .contains("not a captain")
+    assert_eq!(
+        broken_rule(&game, HOME, "captain heavy"),
+        rules::CAPTAIN_KIND
     );
-    assert!(
-        refused(&game, HOME, "recruit safety")
-            .message
-            .contains("is a captain")
+    assert_eq!(
+        broken_rule(&game, HOME, "recruit safety"),
+        rules::STANDARD_KIND
     );
-    assert!(
-        refused(&game, HOME, "roster done")
-            .message
-            .contains("captain and six")
+    assert_eq!(
+        broken_rule(&game, HOME, "roster done"),
+        rules::ROSTER_COMPLETE
     );
     act(&mut game, HOME, "captain deep-threat");
-    assert!(
-        refused(&game, HOME, "roster default")
-            .message
-            .contains("empty roster")
+    assert_eq!(
+        broken_rule(&game, HOME, "roster default"),
+        rules::DEFAULT_ROSTER_WHEN_EMPTY
     );
-    assert!(
-        refused(&game, HOME, "captain safety")
-            .message
-            .contains("already chosen")
+    assert_eq!(
+        broken_rule(&game, HOME, "captain safety"),
+        rules::ONE_CAPTAIN
     );
     for kind in ["fast", "fast", "fast"] {
         act(&mut game, HOME, &format!("recruit {kind}"));
     }
-    assert!(
-        refused(&game, HOME, "recruit fast")
-            .message
-            .contains("at most 3")
+    assert_eq!(
+        broken_rule(&game, HOME, "recruit fast"),
+        rules::STANDARD_KIND_LIMIT
     );
     act(&mut game, HOME, "recruit heavy");
     act(&mut game, HOME, "recruit heavy");
-    assert!(
-        refused(&game, HOME, "recruit strong")
-            .message
-            .contains("must be a qb")
+    assert_eq!(
+        broken_rule(&game, HOME, "recruit strong"),
+        rules::PASSER_REQUIRED
     );
     act(&mut game, HOME, "recruit qb");
-    assert!(
-        refused(&game, HOME, "recruit qb")
-            .message
-            .contains("six standard")
-    );
+    assert_eq!(broken_rule(&game, HOME, "recruit qb"), rules::SIX_STANDARD);
     act(&mut game, HOME, "roster done");
     assert_eq!(game.turn().to_act, vec![AWAY]);
     act(&mut game, AWAY, "roster default");
@@ -192,10 +194,9 @@ fn a_scrambler_captain_replaces_the_qb_as_passer() {
     for kind in ["heavy", "heavy", "strong", "strong", "fast", "fast"] {
         act(&mut game, HOME, &format!("recruit {kind}"));
     }
-    assert!(
-        refused(&game, HOME, "captain lineman")
-            .message
-            .contains("scrambler")
+    assert_eq!(
+        broken_rule(&game, HOME, "captain lineman"),
+        rules::PASSER_REQUIRED
     );
     act(&mut game, HOME, "captain scrambler");
     act(&mut game, HOME, "roster done");
@@ -273,36 +274,25 @@ fn default_formation_puts_teams_on_their_side_and_the_ball_with_the_passer() {
 #[test]
 fn placement_stays_in_the_own_area_on_free_spots_once_per_piece() {
     let mut game = with_position(BASE);
-    assert!(
-        refused(&game, HOME, "place #2 g11.c")
-            .message
-            .contains("outside your formation")
+    assert_eq!(
+        broken_rule(&game, HOME, "place #2 g11.c"),
+        rules::FORMATION_AREA
     );
-    assert!(
-        refused(&game, HOME, "place #2 i10.c")
-            .message
-            .contains("taken by #3")
-    );
+    assert_eq!(broken_rule(&game, HOME, "place #2 i10.c"), rules::FREE_SPOT);
     assert_eq!(
         refused(&game, AWAY, "place #9 g12.c").kind,
         RuleErrorKind::NotYourTurn
     );
     act(&mut game, HOME, "place #2 g6.nw");
-    assert!(
-        refused(&game, HOME, "place #2 g7.c")
-            .message
-            .contains("already placed")
+    assert_eq!(
+        broken_rule(&game, HOME, "place #2 g7.c"),
+        rules::ONE_PLACEMENT
     );
-    assert!(
-        refused(&game, HOME, "place #9 g7.c")
-            .message
-            .contains("not one of your")
-    );
+    assert_eq!(broken_rule(&game, HOME, "place #9 g7.c"), rules::OWN_PIECES);
     act(&mut game, HOME, "ready");
-    assert!(
-        refused(&game, AWAY, "place #9 g10.c")
-            .message
-            .contains("outside")
+    assert_eq!(
+        broken_rule(&game, AWAY, "place #9 g10.c"),
+        rules::FORMATION_AREA
     );
     act(&mut game, AWAY, "place #9 g15.se");
     act(&mut game, AWAY, "ready");
@@ -373,24 +363,24 @@ fn movement_ranges_and_the_snap_burst() {
     assert!(
         refused(&game, HOME, "#3 j12.c")
             .message
-            .contains("0 movement left")
+            .contains("has 0 left")
     );
     // The qb has no burst.
     act(&mut game, HOME, "#1 h7.c");
     assert!(
         refused(&game, HOME, "#1 h6.c")
             .message
-            .contains("0 movement left")
+            .contains("has 0 left")
     );
     // A strong moves 2 + 1.
     for step in ["f8.c", "f7.c", "f6.c"] {
         act(&mut game, HOME, &format!("#4 {step}"));
     }
-    assert!(refused(&game, HOME, "#4 f5.c").message.contains("left"));
+    assert_eq!(broken_rule(&game, HOME, "#4 f5.c"), rules::MOVEMENT_POINTS);
     commit_all(&mut game);
     // In a reaction turn the heavy has 1 again.
     act(&mut game, HOME, "#3 j12.c");
-    assert!(refused(&game, HOME, "#3 j13.c").message.contains("left"));
+    assert_eq!(broken_rule(&game, HOME, "#3 j13.c"), rules::MOVEMENT_POINTS);
 }
 
 #[test]
@@ -423,17 +413,12 @@ fn restricted_movers_pay_for_turning_and_spot_changes_cost_one() {
     );
     let mut shifting = snap_from(BASE);
     act(&mut shifting, HOME, "#1 h8.nw");
-    assert!(refused(&shifting, HOME, "#1 h9.c").message.contains("left"));
-    assert!(
-        refused(&shifting, HOME, "#6 b10.c")
-            .message
-            .contains("already stands")
+    assert_eq!(
+        broken_rule(&shifting, HOME, "#1 h9.c"),
+        rules::MOVEMENT_POINTS
     );
-    assert!(
-        refused(&shifting, HOME, "#6 b12.c")
-            .message
-            .contains("not one king step")
-    );
+    assert_eq!(broken_rule(&shifting, HOME, "#6 b10.c"), rules::KING_STEP);
+    assert_eq!(broken_rule(&shifting, HOME, "#6 b12.c"), rules::KING_STEP);
 }
 
 #[test]
@@ -759,7 +744,7 @@ fn pass_outcome(events: &[Event]) -> (i8, &'static str) {
     (roll + modifier, outcome)
 }
 
-fn throw(position: &str, seed: u64, order: &str) -> (Gridiron, Vec<Event>) {
+pub(super) fn throw(position: &str, seed: u64, order: &str) -> (Gridiron, Vec<Event>) {
     let mut setup = spec(seed, &[]);
     setup.position = Some(position.to_owned());
     let mut game = Gridiron::new(&setup).unwrap();
@@ -805,11 +790,7 @@ fn a_completed_pass_teleports_the_ball_and_play_goes_on() {
     assert!(game.pass_thrown);
     assert_eq!(game.turn().phase, "reaction");
     let mut game = game;
-    assert!(
-        refused(&game, HOME, "#0 pass #6")
-            .message
-            .contains("qb or scrambler")
-    );
+    assert_eq!(broken_rule(&game, HOME, "#0 pass #6"), rules::PASSERS);
     act(&mut game, HOME, "#0 b13.c");
 }
 
@@ -876,39 +857,24 @@ fn a_low_pass_with_no_defender_beside_the_receiver_is_incomplete() {
 #[test]
 fn pass_restrictions() {
     let mut game = snap_from(BASE);
-    assert!(
-        refused(&game, HOME, "#1 pass #2")
-            .message
-            .contains("cannot catch")
+    assert_eq!(
+        broken_rule(&game, HOME, "#1 pass #2"),
+        rules::ELIGIBLE_RECEIVER
     );
-    assert!(
-        refused(&game, HOME, "#1 pass #1")
-            .message
-            .contains("cannot catch")
+    assert_eq!(
+        broken_rule(&game, HOME, "#1 pass #1"),
+        rules::ELIGIBLE_RECEIVER
     );
-    assert!(
-        refused(&game, AWAY, "#8 pass #13")
-            .message
-            .contains("only the offence")
-    );
-    assert!(
-        refused(&game, HOME, "#6 pass #1")
-            .message
-            .contains("qb or scrambler")
-    );
+    assert_eq!(broken_rule(&game, AWAY, "#8 pass #13"), rules::PASSERS);
+    assert_eq!(broken_rule(&game, HOME, "#6 pass #1"), rules::PASSERS);
     act(&mut game, HOME, "#1 h7.c");
-    assert!(
-        refused(&game, HOME, "#1 pass #6")
-            .message
-            .contains("instead of moving")
+    assert_eq!(
+        broken_rule(&game, HOME, "#1 pass #6"),
+        rules::QB_PASSES_STANDING
     );
     let mut game = snap_from(BASE);
     act(&mut game, HOME, "#1 fake #4 keep #4");
-    assert!(
-        refused(&game, HOME, "#1 pass #6")
-            .message
-            .contains("will not hold the ball")
-    );
+    assert_eq!(broken_rule(&game, HOME, "#1 pass #6"), rules::BALL_HOLDER);
     // The scrambler may move, then pass.
     let mut game = snap_from(
         &base_with(&[("Bd2.c", "Xd8.c"), ("Qh8.c", "Fh8.c")]).replace(" 1 1 1-0", " 0 1 1-0"),
@@ -928,10 +894,9 @@ fn pass_restrictions() {
     // One pass per down.
     let mut game = snap_from(BASE);
     game.pass_thrown = true;
-    assert!(
-        refused(&game, HOME, "#1 pass #6")
-            .message
-            .contains("one pass")
+    assert_eq!(
+        broken_rule(&game, HOME, "#1 pass #6"),
+        rules::ONE_PASS_PER_DOWN
     );
 }
 
@@ -965,22 +930,13 @@ fn moved_events(game: &mut Gridiron, home: &[&str], away: &[&str]) -> Vec<Event>
 #[test]
 fn push_sends_the_target_back_and_the_pusher_takes_its_place() {
     let mut game = snap_from(BASE);
-    assert!(
-        refused(&game, HOME, "#6 push #9")
-            .message
-            .contains("cannot use push")
-    );
-    assert!(
-        refused(&game, HOME, "#3 push #2")
-            .message
-            .contains("opposing piece")
+    assert_eq!(broken_rule(&game, HOME, "#6 push #9"), rules::OWN_ABILITIES);
+    assert_eq!(
+        broken_rule(&game, HOME, "#3 push #2"),
+        rules::ABILITY_TARGET
     );
     act(&mut game, HOME, "#3 push #10");
-    assert!(
-        refused(&game, HOME, "#3 i11.c")
-            .message
-            .contains("finished")
-    );
+    assert_eq!(broken_rule(&game, HOME, "#3 i11.c"), rules::ORDER_ENDED);
     let events = commit_all(&mut game);
     assert!(has(&events, |e| matches!(
         e,
@@ -1021,20 +977,18 @@ fn chop_block_stops_both_and_is_once_per_series() {
     )));
     assert_eq!(game.piece(9).loc, loc("g11.c"));
     assert!(game.piece(2).used.contains(&Ability::ChopBlock));
-    assert!(
-        refused(&game, HOME, "#2 chop #9")
-            .message
-            .contains("series")
+    assert_eq!(
+        broken_rule(&game, HOME, "#2 chop #9"),
+        rules::ONCE_PER_SERIES
     );
 }
 
 #[test]
 fn chip_block_gives_an_adjacent_heavy_one_more_move() {
     let mut game = snap_from(BASE);
-    assert!(
-        refused(&game, HOME, "#4 chip #6")
-            .message
-            .contains("heavy pieces")
+    assert_eq!(
+        broken_rule(&game, HOME, "#4 chip #6"),
+        rules::ABILITY_TARGET
     );
     moved_events(&mut game, &["#4 chip #2"], &[]);
     // The heavy had already moved (heavies go before strongs): it gets +1 next turn.
@@ -1090,7 +1044,7 @@ fn react_gives_the_safety_one_more_move_on_defence_only() {
     for step in ["h15.c", "h14.c", "h13.c"] {
         act(&mut game, AWAY, &format!("#7 {step}"));
     }
-    assert!(refused(&game, AWAY, "#7 h12.c").message.contains("left"));
+    assert_eq!(broken_rule(&game, AWAY, "#7 h12.c"), rules::MOVEMENT_POINTS);
     let mut game = snap_from(BASE);
     act(&mut game, AWAY, "#7 react");
     for step in ["h15.c", "h14.c", "h13.c", "h12.c"] {
@@ -1143,6 +1097,39 @@ fn seal_makes_squares_next_to_the_nickelback_cost_one_more() {
     assert_eq!(game.piece(1).loc, loc("h9.c"));
 }
 
+/// The pieces the details show jammed, anchored or sealing: (id, jammed, anchored, sealing).
+fn shown_effects(game: &Gridiron) -> Vec<(u32, bool, bool, bool)> {
+    game.details(Viewer::Spectator)
+        .pieces
+        .iter()
+        .filter(|p| p.jammed || p.anchored || p.sealing)
+        .map(|p| (p.id, p.jammed, p.anchored, p.sealing))
+        .collect()
+}
+
+#[test]
+fn the_details_show_jam_anchor_and_seal_only_while_they_last() {
+    assert_eq!(shown_effects(&started(1)), vec![]);
+    // Home's lineman #0 anchors heavy #2; away's nickelback #7 jams and seals next to them.
+    let mut game = snap_from(&base_with(&[("Bd2.c", "Lh10.c"), ("Yh16.c", "Nh11.c")]));
+    assert_eq!(shown_effects(&game), vec![]);
+    moved_events(&mut game, &["#0 anchor #2"], &["#7 jam", "#7 seal"]);
+    assert_eq!(
+        shown_effects(&game),
+        vec![
+            (0, true, true, false),
+            (2, true, false, false),
+            (3, true, false, false),
+            (7, false, false, true),
+        ]
+    );
+    // The next turn is the last one the effects last.
+    commit_all(&mut game);
+    commit_all(&mut game);
+    assert_eq!(game.turn().number, 3);
+    assert_eq!(shown_effects(&game), vec![]);
+}
+
 #[test]
 fn juke_gives_the_scrambler_one_more_move_once_per_series() {
     let position =
@@ -1153,7 +1140,7 @@ fn juke_gives_the_scrambler_one_more_move_once_per_series() {
         act(&mut game, HOME, &format!("#0 {step}"));
     }
     commit_all(&mut game);
-    assert!(refused(&game, HOME, "#0 juke").message.contains("series"));
+    assert_eq!(broken_rule(&game, HOME, "#0 juke"), rules::ONCE_PER_SERIES);
 }
 
 #[test]
@@ -1162,7 +1149,7 @@ fn route_running_ignores_direction_costs() {
     let mut game = snap_from(&position);
     act(&mut game, HOME, "#0 c7.c");
     act(&mut game, HOME, "#0 d8.c");
-    assert!(refused(&game, HOME, "#0 e9.c").message.contains("left"));
+    assert_eq!(broken_rule(&game, HOME, "#0 e9.c"), rules::MOVEMENT_POINTS);
     let mut game = snap_from(&position);
     act(&mut game, HOME, "#0 route");
     for step in ["c7.c", "d8.c", "d9.c"] {
@@ -1225,10 +1212,9 @@ fn once_per_series_abilities_return_at_a_first_down_only() {
     commit_all(&mut short);
     assert_eq!(short.down, 2);
     to_snap(&mut short);
-    assert!(
-        refused(&short, HOME, "#2 chop #9")
-            .message
-            .contains("series")
+    assert_eq!(
+        broken_rule(&short, HOME, "#2 chop #9"),
+        rules::ONCE_PER_SERIES
     );
 
     let mut gaining = with(&position, &[("turns_per_down", 2)]);
@@ -1367,15 +1353,13 @@ fn handing_the_ball_to_a_partner_in_the_end_zone_is_a_touchdown() {
 #[test]
 fn the_fake_needs_an_adjacent_non_heavy_partner() {
     let game = snap_from(FAKE);
-    assert!(
-        refused(&game, HOME, "#1 fake #2 keep #2")
-            .message
-            .contains("not a heavy")
+    assert_eq!(
+        broken_rule(&game, HOME, "#1 fake #2 keep #2"),
+        rules::FAKE_PARTNER
     );
-    assert!(
-        refused(&game, HOME, "#1 fake #6 keep #4")
-            .message
-            .contains("keeper must be")
+    assert_eq!(
+        broken_rule(&game, HOME, "#1 fake #6 keep #4"),
+        rules::FAKE_KEEPER
     );
     let mut game = snap_from(BASE);
     let events = moved_events(&mut game, &["#1 fake #6 keep #6"], &[]);

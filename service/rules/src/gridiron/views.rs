@@ -68,7 +68,7 @@ impl Gridiron {
                 frozen: p.frozen_now,
                 jammed: self.jammed(p.id),
                 anchored: self.anchored(p.id),
-                sealing: self.clock <= p.sealing_until,
+                sealing: self.sealing(p.id),
             })
             .collect();
         Details {
