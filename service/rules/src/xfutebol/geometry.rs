@@ -114,6 +114,20 @@ pub fn rays(seat: Seat, from: Square, reach: Reach, times: u8) -> Vec<((i8, i8),
         .collect()
 }
 
+/// Whether a ball sent from `from` through `corner` to `to` changes direction at the corner:
+/// false when the three squares lie on one straight line (a curve that is no curve).
+pub fn bends(from: Square, corner: Square, to: Square) -> bool {
+    let first = (
+        i32::from(corner.file - from.file),
+        i32::from(corner.rank - from.rank),
+    );
+    let second = (
+        i32::from(to.file - corner.file),
+        i32::from(to.rank - corner.rank),
+    );
+    first.0 * second.1 != first.1 * second.0
+}
+
 /// The squares a ball crosses strictly between `from` and `to`, nearest first: the grid line
 /// through both centres, each step rounded half away from zero so the path is deterministic.
 pub fn line_between(from: Square, to: Square) -> Vec<Square> {
@@ -206,5 +220,21 @@ mod tests {
         assert_eq!(line_between(sq("e2"), sq("e1")), Vec::<Square>::new());
         assert_eq!(line_between(sq("a1"), sq("c3")), vec![sq("b2")]);
         assert_eq!(distance_to_goal(AWAY, sq("a12")), 4);
+    }
+
+    #[test]
+    fn a_bend_needs_the_corner_off_the_line() {
+        assert!(bends(sq("e10"), sq("e11"), sq("d16")));
+        assert!(bends(sq("c4"), sq("d4"), sq("d6")));
+        assert!(!bends(sq("e10"), sq("e12"), sq("e16")), "same direction");
+        assert!(
+            !bends(sq("e13"), sq("e12"), sq("e16")),
+            "turned back on its line"
+        );
+        assert!(!bends(sq("a1"), sq("b2"), sq("d4")), "a diagonal line");
+        assert!(
+            !bends(sq("e10"), sq("e16"), sq("e16")),
+            "the corner is the target"
+        );
     }
 }

@@ -54,10 +54,24 @@ enum ShotRule {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum SetPieceRule {
-    /// Exactly the text's comparison.
+enum PenaltyRule {
+    /// A shot from the penalty area against the keeper under the shot rule, as the rule for
+    /// "shot or penalty" has it.
+    Shot,
+    /// The penalty section alone: the kicker's Goal against the keeper's Defense, which with
+    /// the table's values never scores.
     Text,
-    /// The alternative: resolved like a shot against the keeper.
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FreeKickRule {
+    /// Past the barrier the kick meets the keeper: Goal + Skill against Defense + Skill, the
+    /// higher scoring.
+    Keeper,
+    /// The free-kick section alone: beating the barrier scores, which with the table's values
+    /// every free kick does.
+    Text,
+    /// Past the barrier the kick is a SHOOT from the foul square under the shot rule.
     Shot,
 }
 
@@ -71,8 +85,8 @@ struct Settings {
     keeper_margin: u32,
     shoot_range: u8,
     long_shoot_for_all: bool,
-    penalty_rule: SetPieceRule,
-    free_kick_rule: SetPieceRule,
+    penalty_rule: PenaltyRule,
+    free_kick_rule: FreeKickRule,
     free_sprints: u32,
     sprint_rest_turns: u32,
     attribute_variation: u32,
@@ -84,10 +98,6 @@ struct Settings {
 impl Settings {
     fn from_options(options: &Options) -> Self {
         let int = |name: &str| options.int(name) as u32;
-        let set_piece = |name: &str| match options.text(name) {
-            "shot" => SetPieceRule::Shot,
-            _ => SetPieceRule::Text,
-        };
         Self {
             style: match options.text("winning_style") {
                 "golden_goal" => WinningStyle::GoldenGoal,
@@ -105,8 +115,15 @@ impl Settings {
             keeper_margin: int("keeper_margin"),
             shoot_range: int("shoot_range") as u8,
             long_shoot_for_all: options.text("long_shoot_by") == "everyone",
-            penalty_rule: set_piece("penalty_rule"),
-            free_kick_rule: set_piece("free_kick_rule"),
+            penalty_rule: match options.text("penalty_rule") {
+                "text" => PenaltyRule::Text,
+                _ => PenaltyRule::Shot,
+            },
+            free_kick_rule: match options.text("free_kick_rule") {
+                "text" => FreeKickRule::Text,
+                "shot" => FreeKickRule::Shot,
+                _ => FreeKickRule::Keeper,
+            },
             free_sprints: int("sprints_per_half"),
             sprint_rest_turns: int("sprint_rest_turns"),
             attribute_variation: int("attribute_variation"),
@@ -172,17 +189,18 @@ fn option_specs() -> Vec<OptionSpec> {
         ),
         OptionSpec::choice(
             "penalty_rule",
-            "text: kicker's Goal > keeper's Defense scores (never, with the table's values); \
-             shot: a shot from the penalty area against the keeper",
-            vec!["text", "shot"],
-            "text",
+            "shot: a shot from the penalty area against the keeper under shot_rule; text: \
+             kicker's Goal > keeper's Defense scores (never, with the table's values)",
+            vec!["shot", "text"],
+            "shot",
         ),
         OptionSpec::choice(
             "free_kick_rule",
-            "text: beating the barrier scores; shot: beating the barrier leads to a shot \
-             against the keeper",
-            vec!["text", "shot"],
-            "text",
+            "keeper: past the barrier, Goal + Skill > keeper's Defense + Skill scores; text: \
+             beating the barrier scores (always, with the table's values); shot: past the \
+             barrier, a shot against the keeper under shot_rule",
+            vec!["keeper", "text", "shot"],
+            "keeper",
         ),
         OptionSpec::int(
             "sprints_per_half",
@@ -372,7 +390,7 @@ impl Game for XFutebol {
             hidden_information: false,
             draws_possible: false,
             options: option_specs(),
-            rules_version: "1",
+            rules_version: "2",
             position_notation: "h:<pieces>;a:<pieces>;ball:<square>;to:<h|a> with pieces like \
                                 Kd1,Dc2,LDd3[75.80.70.85.50] (role, slot role for specials, \
                                 square, optional attributes) in shirt order, optional ball \
