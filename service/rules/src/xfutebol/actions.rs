@@ -9,7 +9,7 @@ use super::geometry::{
     bends, distance_to_goal, goal_squares, is_goal_square, line_between, on_board, rays,
 };
 use super::lineup::{Formation, Role, Special, Status};
-use super::{Ball, Phase, SetPiece, XFutebol};
+use super::{Ball, SetPiece, XFutebol};
 
 /// One atomic action. Pieces are named by the square they stand on.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -88,7 +88,7 @@ pub enum Action {
 
 impl Action {
     /// MOVE and SPRINT satisfy the turn's required MOVE.
-    fn is_move(&self) -> bool {
+    pub(super) fn is_move(&self) -> bool {
         matches!(self, Action::Move { .. } | Action::Sprint { .. })
     }
 }
@@ -529,54 +529,6 @@ impl XFutebol {
                 self.commit_foul(challenger, holder, target, events);
                 Resolution::Foul
             }
-        }
-    }
-
-    /// Why an action is not legal, in words a bot author can act on.
-    pub(super) fn refusal_reason(&self, action: &Action) -> String {
-        let seat = self.to_act;
-        let from = match action {
-            Action::Move { from, .. }
-            | Action::Sprint { from, .. }
-            | Action::Pass { from, .. }
-            | Action::LongPass { from, .. }
-            | Action::Dribble { from, .. }
-            | Action::Challenge { from, .. }
-            | Action::Shoot { from, .. }
-            | Action::LongShoot { from, .. }
-            | Action::FreeKick { from, .. } => Some(*from),
-            _ => None,
-        };
-        if let Some(from) = from {
-            if self.phase != Phase::Play {
-                return "movements are played in the play phase only".into();
-            }
-            match self.piece_at(from) {
-                None => return format!("no piece stands on {from}"),
-                Some(p) if p.seat != seat => return format!("the piece on {from} is not yours"),
-                Some(p) => {
-                    let holds = self.ball == Ball::Held(p.id);
-                    let needs_ball = !matches!(
-                        action,
-                        Action::Move { .. } | Action::Sprint { .. } | Action::Challenge { .. }
-                    );
-                    if needs_ball && !holds {
-                        return format!("the piece on {from} does not hold the ball");
-                    }
-                }
-            }
-            if self.movements_left == 1 && !self.moved && !action.is_move() {
-                return "the turn's second movement must be a MOVE or SPRINT, since the first \
-                        was not"
-                    .into();
-            }
-            return "the target is out of range, blocked, or not allowed for this piece".into();
-        }
-        match action {
-            Action::EndTurn => "a turn may end early only after its first movement was a MOVE \
-                                or SPRINT"
-                .into(),
-            _ => "this action belongs to another phase or names no eligible piece".into(),
         }
     }
 }

@@ -12,13 +12,18 @@ mod flow;
 mod geometry;
 mod lineup;
 mod notation;
+#[cfg(test)]
+mod refusal_tests;
+mod refusals;
+pub mod rules;
 mod setpieces;
 #[cfg(test)]
 mod tests;
 
 use crate::board::{BallView, BoardView, PieceView, Zone, ZoneKind};
 use crate::game::{
-    Emitted, Game, Outcome, RuleError, Seat, SetupSpec, Turn, TurnStructure, VariantInfo, Viewer,
+    Emitted, Game, Outcome, Rule, RuleError, Seat, SetupSpec, Turn, TurnStructure, VariantInfo,
+    Viewer,
 };
 use crate::geometry::Square;
 use crate::options::{OptionSpec, Options};
@@ -399,6 +404,10 @@ impl Game for XFutebol {
         }
     }
 
+    fn rules() -> &'static [Rule] {
+        rules::RULES
+    }
+
     fn new(setup: &SetupSpec) -> Result<Self, RuleError> {
         let settings = Settings::from_options(&setup.options);
         let mut rng = Rng::from_seed(&setup.seed);
@@ -473,20 +482,8 @@ impl Game for XFutebol {
     }
 
     fn apply(&mut self, seat: Seat, action: &Action) -> Result<Vec<Emitted<Event>>, RuleError> {
-        if self.outcome.is_some() {
-            return Err(RuleError::game_over());
-        }
-        if seat != self.to_act {
-            return Err(RuleError::not_your_turn(format!(
-                "it is {}'s turn ({} phase), not {}'s",
-                seat_name(self.to_act),
-                self.phase_kind().name(),
-                seat_name(seat)
-            )));
-        }
-        let legal = self.legal_actions(seat);
-        if !legal.contains(action) {
-            return Err(RuleError::illegal(self.explain_illegal(action, &legal)));
+        if let Some(refusal) = self.refusal(seat, action) {
+            return Err(refusal);
         }
         let mut events = Vec::new();
         match self.phase {
@@ -610,11 +607,9 @@ impl Game for XFutebol {
 
     fn parse_action(&self, seat: Seat, text: &str) -> Result<Action, RuleError> {
         let action: Action = text.parse()?;
-        let legal = self.legal_actions(seat);
-        if legal.contains(&action) {
-            Ok(action)
-        } else {
-            Err(RuleError::illegal(self.explain_illegal(&action, &legal)))
+        match self.refusal(seat, &action) {
+            Some(refusal) => Err(refusal),
+            None => Ok(action),
         }
     }
 
@@ -633,23 +628,5 @@ impl XFutebol {
             Phase::Shootout => PhaseKind::Shootout,
             Phase::Over => PhaseKind::Over,
         }
-    }
-
-    /// Says why an action is refused and what would be legal.
-    fn explain_illegal(&self, action: &Action, legal: &[Action]) -> String {
-        let reason = self.refusal_reason(action);
-        let mut examples: Vec<String> = legal.iter().take(12).map(Action::to_string).collect();
-        if legal.len() > examples.len() {
-            examples.push(format!("... {} in all", legal.len()));
-        }
-        format!(
-            "`{action}` is not legal in the {} phase: {reason}; legal now: {}",
-            self.phase_kind().name(),
-            if examples.is_empty() {
-                "nothing".to_owned()
-            } else {
-                examples.join(", ")
-            }
-        )
     }
 }
