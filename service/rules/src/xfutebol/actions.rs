@@ -6,10 +6,10 @@ use crate::geometry::{KING_DIRECTIONS, Square};
 
 use super::events::{DuelKind, Event};
 use super::geometry::{
-    distance_to_goal, goal_squares, is_goal_square, line_between, on_board, rays,
+    bends, distance_to_goal, goal_squares, is_goal_square, line_between, on_board, rays,
 };
 use super::lineup::{Formation, Role, Special, Status};
-use super::{Ball, Phase, SetPiece, XFutebol};
+use super::{Ball, SetPiece, XFutebol};
 
 /// One atomic action. Pieces are named by the square they stand on.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -88,7 +88,7 @@ pub enum Action {
 
 impl Action {
     /// MOVE and SPRINT satisfy the turn's required MOVE.
-    fn is_move(&self) -> bool {
+    pub(super) fn is_move(&self) -> bool {
         matches!(self, Action::Move { .. } | Action::Sprint { .. })
     }
 }
@@ -187,8 +187,9 @@ impl XFutebol {
         if piece.role() != Role::LongExpert {
             return;
         }
-        let long_range = reach.longest() * 3;
-        for (dir, squares) in rays(seat, from, reach, 3) {
+        let long_reach = piece.long_reach();
+        let long_range = long_reach.longest() * 3;
+        for (_, squares) in rays(seat, from, long_reach, 3) {
             for (index, &corner) in squares.iter().enumerate() {
                 if let Some(other) = self.piece_at(corner) {
                     if other.seat == seat {
@@ -209,10 +210,10 @@ impl XFutebol {
                 }
                 let first_leg = index as u8 + 1;
                 for second in KING_DIRECTIONS {
-                    if second == dir || second == (-dir.0, -dir.1) {
+                    if !bends(from, corner, corner.offset(second.0, second.1)) {
                         continue;
                     }
-                    let range = (reach.along(seat, second) * 3).min(long_range - first_leg);
+                    let range = (long_reach.along(seat, second) * 3).min(long_range - first_leg);
                     for k in 1..=range as i8 {
                         let to = corner.offset(second.0 * k, second.1 * k);
                         if !on_board(to) {
@@ -301,7 +302,7 @@ impl XFutebol {
             return;
         }
         let long_range = i16::from(forward) * 3;
-        for (_, squares) in rays(seat, from, piece.reach(), 3) {
+        for (_, squares) in rays(seat, from, piece.long_reach(), 3) {
             for (index, &corner) in squares.iter().enumerate() {
                 if self.piece_at(corner).is_some() {
                     break;
@@ -309,7 +310,7 @@ impl XFutebol {
                 for goal in goal_squares(defender) {
                     let total = index as i16 + 1 + i16::from(corner.king_distance(goal));
                     let second_leg = line_between(corner, goal);
-                    if total <= long_range && corner != goal && open(&second_leg, goal) {
+                    if total <= long_range && bends(from, corner, goal) && open(&second_leg, goal) {
                         actions.push(Action::LongShoot {
                             from,
                             via: Some(corner),
@@ -530,54 +531,6 @@ impl XFutebol {
             }
         }
     }
-
-    /// Why an action is not legal, in words a bot author can act on.
-    pub(super) fn refusal_reason(&self, action: &Action) -> String {
-        let seat = self.to_act;
-        let from = match action {
-            Action::Move { from, .. }
-            | Action::Sprint { from, .. }
-            | Action::Pass { from, .. }
-            | Action::LongPass { from, .. }
-            | Action::Dribble { from, .. }
-            | Action::Challenge { from, .. }
-            | Action::Shoot { from, .. }
-            | Action::LongShoot { from, .. }
-            | Action::FreeKick { from, .. } => Some(*from),
-            _ => None,
-        };
-        if let Some(from) = from {
-            if self.phase != Phase::Play {
-                return "movements are played in the play phase only".into();
-            }
-            match self.piece_at(from) {
-                None => return format!("no piece stands on {from}"),
-                Some(p) if p.seat != seat => return format!("the piece on {from} is not yours"),
-                Some(p) => {
-                    let holds = self.ball == Ball::Held(p.id);
-                    let needs_ball = !matches!(
-                        action,
-                        Action::Move { .. } | Action::Sprint { .. } | Action::Challenge { .. }
-                    );
-                    if needs_ball && !holds {
-                        return format!("the piece on {from} does not hold the ball");
-                    }
-                }
-            }
-            if self.movements_left == 1 && !self.moved && !action.is_move() {
-                return "the turn's second movement must be a MOVE or SPRINT, since the first \
-                        was not"
-                    .into();
-            }
-            return "the target is out of range, blocked, or not allowed for this piece".into();
-        }
-        match action {
-            Action::EndTurn => "a turn may end early only after its first movement was a MOVE \
-                                or SPRINT"
-                .into(),
-            _ => "this action belongs to another phase or names no eligible piece".into(),
-        }
-    }
 }
 
 #[cfg(test)]
@@ -742,16 +695,16 @@ mod tests {
             !actions.contains(&straight("c7")),
             "the opponent on c6 blocks"
         );
-        assert!(
-            actions.contains(&straight("f4")),
-            "midfielder slot: 6 sideways"
-        );
-        let curved = Action::LongPass {
+        let curved = |via, to| Action::LongPass {
             from: sq("c4"),
-            via: Some(sq("d4")),
-            to: sq("d6"),
+            via: Some(sq(via)),
+            to: sq(to),
         };
-        assert!(actions.contains(&curved));
+        assert!(actions.contains(&curved("d4", "d6")));
+        assert!(
+            !actions.contains(&curved("c5", "c7")),
+            "a curve must change direction"
+        );
         let plain = position_game("Mc4", "", "c4", "h");
         assert!(
             !plain
@@ -759,6 +712,40 @@ mod tests {
                 .iter()
                 .any(|a| matches!(a, Action::LongPass { .. }))
         );
+    }
+
+    #[test]
+    fn a_midfield_long_expert_long_passes_three_squares_every_way() {
+        // Its slot moves two squares sideways, yet the long pass's own section gives a
+        // midfield Long Expert three squares in every direction it moves, sideways included.
+        let game = position_game("LMc4", "", "c4", "h");
+        let actions = game.legal_actions(HOME);
+        let long = |via: Option<&str>, to| Action::LongPass {
+            from: sq("c4"),
+            via: via.map(sq),
+            to: sq(to),
+        };
+        for to in ["f4", "a4", "c7", "c1"] {
+            assert!(actions.contains(&long(None, to)), "{to}");
+        }
+        assert!(!actions.contains(&long(None, "g4")), "four sideways");
+        assert!(actions.contains(&long(Some("d4"), "d6")), "1 + 2 squares");
+        assert!(!actions.contains(&long(Some("e4"), "e6")), "2 + 2 squares");
+        // Its plain pass keeps twice the move pattern: four squares sideways.
+        assert!(actions.contains(&Action::Pass {
+            from: sq("c4"),
+            to: sq("g4")
+        }));
+        // Long Experts in the other slots reach three times their move pattern.
+        let attacker = position_game("LAc4", "", "c4", "h");
+        let actions = attacker.legal_actions(HOME);
+        let long = |to| Action::LongPass {
+            from: sq("c4"),
+            via: None,
+            to: sq(to),
+        };
+        assert!(actions.contains(&long("c10")) && actions.contains(&long("f4")));
+        assert!(!actions.contains(&long("c11")) && !actions.contains(&long("g4")));
     }
 
     #[test]

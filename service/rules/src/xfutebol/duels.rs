@@ -191,17 +191,25 @@ impl XFutebol {
         } else {
             a.goal + a.skill + boost
         };
-        self.keeper_stage(shooter, total, keeper, long, events)
+        self.keeper_stage(
+            shooter,
+            total,
+            keeper,
+            long,
+            self.settings.shot_rule,
+            events,
+        )
     }
 
-    /// The keeper duel closing a shot (or a free kick that beat its barrier). With no keeper in
-    /// the goal area the goal is empty and the ball goes in.
+    /// The keeper duel under `rule` closing a shot (or a free kick that beat its barrier). With
+    /// no keeper in the goal area the goal is empty and the ball goes in.
     pub(super) fn keeper_stage(
         &mut self,
         shooter: u32,
         total: u32,
         keeper: Option<u32>,
         long: bool,
+        rule: ShotRule,
         events: &mut Vec<Event>,
     ) -> Resolution {
         let Some(keeper) = keeper else {
@@ -213,12 +221,7 @@ impl XFutebol {
         } else {
             k.defense + k.skill
         };
-        let result = keeper_result(
-            self.settings.shot_rule,
-            self.settings.keeper_margin,
-            total,
-            keeper_total,
-        );
+        let result = keeper_result(rule, self.settings.keeper_margin, total, keeper_total);
         events.push(Event::Duel {
             kind: DuelKind::Keeper,
             initiator: shooter,
@@ -494,6 +497,57 @@ mod tests {
             }
         )));
         assert_eq!(game.scores(), vec![1, 0]);
+    }
+
+    #[test]
+    fn a_curve_must_bend_and_a_straight_line_is_the_straight_long_shot() {
+        // A Long Expert with Goal 70: its long shot totals 70 + 80 + 70 = 220 against the
+        // keeper's 210, a rebound; the curve's +20 would make it 240 > 230, a goal.
+        let scene = || position_game("LAe10[75.80.70.70.50]", "Kd16", "e10", "h");
+        let game = scene();
+        let legal = game.legal_actions(HOME);
+        let long_shot = |via: Option<&str>, goal| Action::LongShoot {
+            from: sq("e10"),
+            via: via.map(sq),
+            goal: sq(goal),
+        };
+        assert!(
+            !legal.contains(&long_shot(Some("e12"), "e16")),
+            "along one line it is the straight shot"
+        );
+        for action in &legal {
+            if let Action::LongShoot {
+                from,
+                via: Some(corner),
+                goal,
+            } = action
+            {
+                assert!(
+                    crate::xfutebol::geometry::bends(*from, *corner, *goal),
+                    "{action}"
+                );
+            }
+        }
+        let keeper_duel = |mut game: crate::xfutebol::XFutebol, action| {
+            let events = game.apply(HOME, &action).unwrap();
+            events.into_iter().find_map(|e| match e.event {
+                Event::Duel {
+                    kind: DuelKind::Keeper,
+                    initiator_total,
+                    outcome,
+                    ..
+                } => Some((initiator_total, outcome)),
+                _ => None,
+            })
+        };
+        assert_eq!(
+            keeper_duel(scene(), long_shot(None, "e16")),
+            Some((220, DuelOutcome::Rebound))
+        );
+        assert_eq!(
+            keeper_duel(scene(), long_shot(Some("e13"), "d16")),
+            Some((240, DuelOutcome::InitiatorWins))
+        );
     }
 
     #[test]

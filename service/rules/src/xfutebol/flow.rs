@@ -289,7 +289,7 @@ enum ShootoutDecision {
 mod tests {
     use crate::game::Game;
     use crate::xfutebol::tests::{position_game, position_game_with, sq};
-    use crate::xfutebol::{AWAY, Action, HOME, Phase};
+    use crate::xfutebol::{AWAY, Action, Event, HOME, Phase};
 
     fn play_moves(game: &mut crate::xfutebol::XFutebol, count: usize) {
         // Both sides shuffle a midfielder sideways; nothing else happens.
@@ -323,7 +323,7 @@ mod tests {
     fn the_text_penalty_shootout_ends_with_a_coin_toss() {
         let mut game = position_game_with(
             &[("movements_per_half", 10)],
-            &[],
+            &[("penalty_rule", "text")],
             "Ad5,Kd1",
             "Ad12,Kd16",
             "d5",
@@ -343,17 +343,19 @@ mod tests {
     }
 
     #[test]
-    fn the_shot_penalty_shootout_stops_when_a_side_cannot_catch_up() {
+    fn a_level_match_is_decided_by_the_shootout_kicks_under_the_default_rules() {
         let mut game = position_game_with(
             &[("movements_per_half", 10)],
-            &[("penalty_rule", "shot")],
+            &[],
             "Ad5,Kd1",
             "Dd12,Kd16",
             "d5",
             "h",
         );
         play_moves(&mut game, 20);
+        assert_eq!(game.phase, Phase::Shootout);
         let mut kicks = 0;
+        let mut tossed = false;
         while game.outcome().is_none() {
             let seat = game.to_act;
             // Home kicks with its attacker (scores), away with its defender (saved).
@@ -362,12 +364,22 @@ mod tests {
                 .into_iter()
                 .find(|a| !matches!(a, Action::Penalty { kicker } if kicker.file == 4 && (kicker.rank == 1 || kicker.rank == 16)))
                 .unwrap();
-            game.apply(seat, &action).unwrap();
+            let events = game.apply(seat, &action).unwrap();
+            tossed |= events
+                .iter()
+                .any(|e| matches!(e.event, Event::CoinTossed { .. }));
             kicks += 1;
         }
         // Away kicks first (home kicked off): 0-1, 0-2, 0-3 after 6 kicks ends it at 3 rounds
         // with two away kicks left: 3 > 0 + 2.
-        assert_eq!(game.outcome().unwrap().winner, Some(HOME));
+        let outcome = game.outcome().unwrap();
+        assert_eq!(outcome.winner, Some(HOME));
+        assert!(
+            outcome.reason.contains("penalty shoot-out"),
+            "{}",
+            outcome.reason
+        );
+        assert!(!tossed);
         assert_eq!(kicks, 6);
     }
 

@@ -114,6 +114,46 @@ pub fn rays(seat: Seat, from: Square, reach: Reach, times: u8) -> Vec<((i8, i8),
         .collect()
 }
 
+/// The straight run from `from` to `to` when `to` lies within `times` x `reach` along one of the
+/// eight directions: the squares strictly between, nearest first. `None` when it does not.
+pub fn straight_run(
+    seat: Seat,
+    from: Square,
+    to: Square,
+    reach: Reach,
+    times: u8,
+) -> Option<Vec<Square>> {
+    let (df, dr) = (to.file - from.file, to.rank - from.rank);
+    let steps = df.abs().max(dr.abs());
+    let straight = df == 0 || dr == 0 || df.abs() == dr.abs();
+    if steps == 0 || !straight || !on_board(to) {
+        return None;
+    }
+    let dir = (df.signum(), dr.signum());
+    if steps > (reach.along(seat, dir) * times) as i8 {
+        return None;
+    }
+    Some(
+        (1..steps)
+            .map(|k| from.offset(dir.0 * k, dir.1 * k))
+            .collect(),
+    )
+}
+
+/// Whether a ball sent from `from` through `corner` to `to` changes direction at the corner:
+/// false when the three squares lie on one straight line (a curve that is no curve).
+pub fn bends(from: Square, corner: Square, to: Square) -> bool {
+    let first = (
+        i32::from(corner.file - from.file),
+        i32::from(corner.rank - from.rank),
+    );
+    let second = (
+        i32::from(to.file - corner.file),
+        i32::from(to.rank - corner.rank),
+    );
+    first.0 * second.1 != first.1 * second.0
+}
+
 /// The squares a ball crosses strictly between `from` and `to`, nearest first: the grid line
 /// through both centres, each step rounded half away from zero so the path is deterministic.
 pub fn line_between(from: Square, to: Square) -> Vec<Square> {
@@ -206,5 +246,76 @@ mod tests {
         assert_eq!(line_between(sq("e2"), sq("e1")), Vec::<Square>::new());
         assert_eq!(line_between(sq("a1"), sq("c3")), vec![sq("b2")]);
         assert_eq!(distance_to_goal(AWAY, sq("a12")), 4);
+    }
+
+    #[test]
+    fn straight_runs_follow_the_pattern_seen_from_the_side() {
+        let midfielder = Reach {
+            forward: 1,
+            backward: 1,
+            sideways: 2,
+            diagonal: 0,
+        };
+        assert_eq!(
+            straight_run(HOME, sq("c4"), sq("f4"), midfielder, 2),
+            Some(vec![sq("d4"), sq("e4")])
+        );
+        assert_eq!(straight_run(HOME, sq("c4"), sq("h4"), midfielder, 2), None);
+        assert_eq!(straight_run(HOME, sq("c4"), sq("d5"), midfielder, 3), None);
+        assert_eq!(straight_run(HOME, sq("c4"), sq("d6"), midfielder, 3), None);
+        assert_eq!(straight_run(HOME, sq("c4"), sq("c4"), midfielder, 3), None);
+        let attacker = Reach {
+            forward: 2,
+            backward: 1,
+            sideways: 1,
+            diagonal: 0,
+        };
+        assert!(straight_run(AWAY, sq("c9"), sq("c5"), attacker, 2).is_some());
+        assert!(straight_run(HOME, sq("c9"), sq("c5"), attacker, 2).is_none());
+    }
+
+    /// Legal actions come from `rays`, refusals read a single run with `straight_run`: they
+    /// must agree on every square, so a refusal never calls a listed target out of reach.
+    #[test]
+    fn straight_runs_are_exactly_the_rays() {
+        let patterns = [(2, 1, 1, 0), (1, 1, 2, 0), (1, 1, 1, 1), (1, 1, 1, 0)];
+        for (forward, backward, sideways, diagonal) in patterns {
+            let reach = Reach {
+                forward,
+                backward,
+                sideways,
+                diagonal,
+            };
+            for (seat, times, from) in [HOME, AWAY]
+                .into_iter()
+                .flat_map(|seat| (1..=3).map(move |times| (seat, times)))
+                .flat_map(|(seat, times)| all_squares().map(move |from| (seat, times, from)))
+            {
+                let runs = rays(seat, from, reach, times);
+                for to in all_squares() {
+                    let expected = runs.iter().find_map(|(_, squares)| {
+                        let index = squares.iter().position(|s| *s == to)?;
+                        Some(squares[..index].to_vec())
+                    });
+                    assert_eq!(straight_run(seat, from, to, reach, times), expected);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_bend_needs_the_corner_off_the_line() {
+        assert!(bends(sq("e10"), sq("e11"), sq("d16")));
+        assert!(bends(sq("c4"), sq("d4"), sq("d6")));
+        assert!(!bends(sq("e10"), sq("e12"), sq("e16")), "same direction");
+        assert!(
+            !bends(sq("e13"), sq("e12"), sq("e16")),
+            "turned back on its line"
+        );
+        assert!(!bends(sq("a1"), sq("b2"), sq("d4")), "a diagonal line");
+        assert!(
+            !bends(sq("e10"), sq("e16"), sq("e16")),
+            "the corner is the target"
+        );
     }
 }

@@ -278,6 +278,21 @@ impl Piece {
             role => role.own_reach(),
         }
     }
+
+    /// The pattern that three times gives a long pass or a curve's first leg. It is the move
+    /// pattern, except that a Long Expert in a midfielder's slot reaches one square sideways,
+    /// not two: the long pass's own section gives that Long Expert three squares every way.
+    pub fn long_reach(&self) -> Reach {
+        let reach = self.reach();
+        if self.role() == Role::LongExpert && self.slot == Role::Midfielder {
+            Reach {
+                sideways: 1,
+                ..reach
+            }
+        } else {
+            reach
+        }
+    }
 }
 
 pub fn piece_id(seat: Seat, number: u8) -> u32 {

@@ -12,13 +12,18 @@ mod flow;
 mod geometry;
 mod lineup;
 mod notation;
+#[cfg(test)]
+mod refusal_tests;
+mod refusals;
+pub mod rules;
 mod setpieces;
 #[cfg(test)]
 mod tests;
 
 use crate::board::{BallView, BoardView, PieceView, Zone, ZoneKind};
 use crate::game::{
-    Emitted, Game, Outcome, RuleError, Seat, SetupSpec, Turn, TurnStructure, VariantInfo, Viewer,
+    Emitted, Game, Outcome, Rule, RuleError, Seat, SetupSpec, Turn, TurnStructure, VariantInfo,
+    Viewer,
 };
 use crate::geometry::Square;
 use crate::options::{OptionSpec, Options};
@@ -54,10 +59,24 @@ enum ShotRule {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum SetPieceRule {
-    /// Exactly the text's comparison.
+enum PenaltyRule {
+    /// A shot from the penalty area against the keeper under the shot rule, as the rule for
+    /// "shot or penalty" has it.
+    Shot,
+    /// The penalty section alone: the kicker's Goal against the keeper's Defense, which with
+    /// the table's values never scores.
     Text,
-    /// The alternative: resolved like a shot against the keeper.
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FreeKickRule {
+    /// Past the barrier the kick meets the keeper: Goal + Skill against Defense + Skill, the
+    /// higher scoring.
+    Keeper,
+    /// The free-kick section alone: beating the barrier scores, which with the table's values
+    /// every free kick does.
+    Text,
+    /// Past the barrier the kick is a SHOOT from the foul square under the shot rule.
     Shot,
 }
 
@@ -71,8 +90,8 @@ struct Settings {
     keeper_margin: u32,
     shoot_range: u8,
     long_shoot_for_all: bool,
-    penalty_rule: SetPieceRule,
-    free_kick_rule: SetPieceRule,
+    penalty_rule: PenaltyRule,
+    free_kick_rule: FreeKickRule,
     free_sprints: u32,
     sprint_rest_turns: u32,
     attribute_variation: u32,
@@ -84,10 +103,6 @@ struct Settings {
 impl Settings {
     fn from_options(options: &Options) -> Self {
         let int = |name: &str| options.int(name) as u32;
-        let set_piece = |name: &str| match options.text(name) {
-            "shot" => SetPieceRule::Shot,
-            _ => SetPieceRule::Text,
-        };
         Self {
             style: match options.text("winning_style") {
                 "golden_goal" => WinningStyle::GoldenGoal,
@@ -105,8 +120,15 @@ impl Settings {
             keeper_margin: int("keeper_margin"),
             shoot_range: int("shoot_range") as u8,
             long_shoot_for_all: options.text("long_shoot_by") == "everyone",
-            penalty_rule: set_piece("penalty_rule"),
-            free_kick_rule: set_piece("free_kick_rule"),
+            penalty_rule: match options.text("penalty_rule") {
+                "text" => PenaltyRule::Text,
+                _ => PenaltyRule::Shot,
+            },
+            free_kick_rule: match options.text("free_kick_rule") {
+                "text" => FreeKickRule::Text,
+                "shot" => FreeKickRule::Shot,
+                _ => FreeKickRule::Keeper,
+            },
             free_sprints: int("sprints_per_half"),
             sprint_rest_turns: int("sprint_rest_turns"),
             attribute_variation: int("attribute_variation"),
@@ -172,17 +194,18 @@ fn option_specs() -> Vec<OptionSpec> {
         ),
         OptionSpec::choice(
             "penalty_rule",
-            "text: kicker's Goal > keeper's Defense scores (never, with the table's values); \
-             shot: a shot from the penalty area against the keeper",
-            vec!["text", "shot"],
-            "text",
+            "shot: a shot from the penalty area against the keeper under shot_rule; text: \
+             kicker's Goal > keeper's Defense scores (never, with the table's values)",
+            vec!["shot", "text"],
+            "shot",
         ),
         OptionSpec::choice(
             "free_kick_rule",
-            "text: beating the barrier scores; shot: beating the barrier leads to a shot \
-             against the keeper",
-            vec!["text", "shot"],
-            "text",
+            "keeper: past the barrier, Goal + Skill > keeper's Defense + Skill scores; text: \
+             beating the barrier scores (always, with the table's values); shot: past the \
+             barrier, a shot against the keeper under shot_rule",
+            vec!["keeper", "text", "shot"],
+            "keeper",
         ),
         OptionSpec::int(
             "sprints_per_half",
@@ -372,13 +395,17 @@ impl Game for XFutebol {
             hidden_information: false,
             draws_possible: false,
             options: option_specs(),
-            rules_version: "1",
+            rules_version: "2",
             position_notation: "h:<pieces>;a:<pieces>;ball:<square>;to:<h|a> with pieces like \
                                 Kd1,Dc2,LDd3[75.80.70.85.50] (role, slot role for specials, \
                                 square, optional attributes) in shirt order, optional ball \
                                 (default: the kick-off square) and score/fouls/sprints/half/\
                                 played",
         }
+    }
+
+    fn rules() -> &'static [Rule] {
+        rules::RULES
     }
 
     fn new(setup: &SetupSpec) -> Result<Self, RuleError> {
@@ -455,20 +482,8 @@ impl Game for XFutebol {
     }
 
     fn apply(&mut self, seat: Seat, action: &Action) -> Result<Vec<Emitted<Event>>, RuleError> {
-        if self.outcome.is_some() {
-            return Err(RuleError::game_over());
-        }
-        if seat != self.to_act {
-            return Err(RuleError::not_your_turn(format!(
-                "it is {}'s turn ({} phase), not {}'s",
-                seat_name(self.to_act),
-                self.phase_kind().name(),
-                seat_name(seat)
-            )));
-        }
-        let legal = self.legal_actions(seat);
-        if !legal.contains(action) {
-            return Err(RuleError::illegal(self.explain_illegal(action, &legal)));
+        if let Some(refusal) = self.refusal(seat, action) {
+            return Err(refusal);
         }
         let mut events = Vec::new();
         match self.phase {
@@ -592,11 +607,9 @@ impl Game for XFutebol {
 
     fn parse_action(&self, seat: Seat, text: &str) -> Result<Action, RuleError> {
         let action: Action = text.parse()?;
-        let legal = self.legal_actions(seat);
-        if legal.contains(&action) {
-            Ok(action)
-        } else {
-            Err(RuleError::illegal(self.explain_illegal(&action, &legal)))
+        match self.refusal(seat, &action) {
+            Some(refusal) => Err(refusal),
+            None => Ok(action),
         }
     }
 
@@ -615,23 +628,5 @@ impl XFutebol {
             Phase::Shootout => PhaseKind::Shootout,
             Phase::Over => PhaseKind::Over,
         }
-    }
-
-    /// Says why an action is refused and what would be legal.
-    fn explain_illegal(&self, action: &Action, legal: &[Action]) -> String {
-        let reason = self.refusal_reason(action);
-        let mut examples: Vec<String> = legal.iter().take(12).map(Action::to_string).collect();
-        if legal.len() > examples.len() {
-            examples.push(format!("... {} in all", legal.len()));
-        }
-        format!(
-            "`{action}` is not legal in the {} phase: {reason}; legal now: {}",
-            self.phase_kind().name(),
-            if examples.is_empty() {
-                "nothing".to_owned()
-            } else {
-                examples.join(", ")
-            }
-        )
     }
 }

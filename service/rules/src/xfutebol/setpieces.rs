@@ -10,7 +10,7 @@ use super::duels::{KeeperResult, keeper_result};
 use super::events::{DuelKind, DuelOutcome, Event};
 use super::geometry::{in_goal_area, in_penalty_area};
 use super::lineup::Status;
-use super::{Ball, Phase, SetPiece, SetPieceRule, XFutebol};
+use super::{Ball, FreeKickRule, PenaltyRule, Phase, SetPiece, ShotRule, XFutebol};
 
 /// Pieces within this many king steps of a free kick form the barrier.
 const BARRIER_REACH: i8 = 2;
@@ -131,7 +131,7 @@ impl XFutebol {
     }
 
     /// The fouled piece shoots over the barrier: its Skill + Goal against the barrier's highest
-    /// Defense; beating it scores (text) or leads to the keeper duel (option).
+    /// Defense. Beating it leads to the keeper duel (by default), or scores (`text`).
     pub(super) fn take_free_kick(
         &mut self,
         from: Square,
@@ -181,17 +181,20 @@ impl XFutebol {
                 return Resolution::Continue;
             }
         }
-        match self.settings.free_kick_rule {
-            SetPieceRule::Text => Resolution::Goal { scorer: kicker },
-            SetPieceRule::Shot => {
-                let keeper = self
-                    .keeper_on_pitch(defender)
-                    .filter(|p| p.square().is_some_and(|s| in_goal_area(defender, s)))
-                    .map(|p| p.id);
-                let boosted = total + super::duels::area_boost(defender, from);
-                self.keeper_stage(kicker, boosted, keeper, false, events)
-            }
-        }
+        let rule = match self.settings.free_kick_rule {
+            FreeKickRule::Text => return Resolution::Goal { scorer: kicker },
+            // The keeper-margin rule would make a free kick unwinnable: taken from outside
+            // the penalty area it earns no boost, and no Goal + Skill of the table beats
+            // Defense + Skill by more than the margin (170 against 180).
+            FreeKickRule::Keeper => ShotRule::Simple,
+            FreeKickRule::Shot => self.settings.shot_rule,
+        };
+        let keeper = self
+            .keeper_on_pitch(defender)
+            .filter(|p| p.square().is_some_and(|s| in_goal_area(defender, s)))
+            .map(|p| p.id);
+        let boosted = total + super::duels::area_boost(defender, from);
+        self.keeper_stage(kicker, boosted, keeper, false, rule, events)
     }
 
     /// Kickers for a penalty: every piece on the pitch. Never empty: in play the fouled piece
@@ -229,7 +232,7 @@ impl XFutebol {
         };
         let k = self.piece(keeper).attributes;
         let (total, keeper_total, result) = match self.settings.penalty_rule {
-            SetPieceRule::Text => {
+            PenaltyRule::Text => {
                 let result = if a.goal > k.defense {
                     KeeperResult::Goal
                 } else {
@@ -237,7 +240,7 @@ impl XFutebol {
                 };
                 (a.goal, k.defense, result)
             }
-            SetPieceRule::Shot => {
+            PenaltyRule::Shot => {
                 // A shot from the penalty spot, which lies in the penalty area.
                 let total = a.goal + a.skill + 15;
                 let keeper_total = k.defense + k.skill;
@@ -315,10 +318,78 @@ mod tests {
         .collect()
     }
 
+    /// The home piece on e12 is fouled by the away defender on e13, outside the penalty area,
+    /// and takes its free kick at e16; the events of the kick.
+    fn free_kick(texts: &[(&str, &str)], home: &str, away: &str) -> Vec<Event> {
+        let mut game = position_game_with(&[], texts, home, away, "e12", "a");
+        foul_events(&mut game, "e13", "e12");
+        game.apply(
+            HOME,
+            &Action::FreeKick {
+                from: sq("e12"),
+                goal: sq("e16"),
+            },
+        )
+        .unwrap()
+        .into_iter()
+        .map(|e| e.event)
+        .collect()
+    }
+
+    fn scored(events: &[Event]) -> bool {
+        events.iter().any(|e| matches!(e, Event::GoalScored { .. }))
+    }
+
+    fn keeper_duel(events: &[Event]) -> Option<(u32, u32, DuelOutcome)> {
+        events.iter().find_map(|e| match *e {
+            Event::Duel {
+                kind: DuelKind::Keeper,
+                initiator_total,
+                opponent_total,
+                outcome,
+                ..
+            } => Some((initiator_total, opponent_total, outcome)),
+            _ => None,
+        })
+    }
+
     #[test]
-    fn a_foul_outside_the_area_gives_a_free_kick_that_beats_any_wall_under_the_text() {
+    fn a_default_free_kick_scores_or_is_saved_depending_on_kicker_and_keeper() {
+        // Past the wall (best Defense 85), Goal + Skill meets the keeper's Defense + Skill.
+        let attacker = free_kick(&[], "Ae12", "Kd16,De13");
+        assert_eq!(
+            keeper_duel(&attacker),
+            Some((170, 160, DuelOutcome::InitiatorWins))
+        );
+        assert!(scored(&attacker));
+        let goaler = free_kick(&[], "Ge12", "Kd16,De13");
+        assert_eq!(
+            keeper_duel(&goaler),
+            Some((155, 160, DuelOutcome::OpponentWins))
+        );
+        assert!(!scored(&goaler));
+        // A keeper with Skill 80 saves the attacker's kick; one with Defense 80 lets the
+        // goaler's in.
+        let strong_keeper = free_kick(&[], "Ae12", "Kd16[50.80.60.50.90],De13");
+        assert_eq!(
+            keeper_duel(&strong_keeper),
+            Some((170, 170, DuelOutcome::OpponentWins))
+        );
+        let weak_keeper = free_kick(&[], "Ge12", "Kd16[50.70.60.50.80],De13");
+        assert!(scored(&weak_keeper));
+    }
+
+    #[test]
+    fn a_foul_outside_the_area_gives_a_free_kick_that_beats_any_wall_under_the_text_option() {
         // Away defender fouls the home attacker on e12 (outside the away penalty area).
-        let mut game = position_game("Ae12", "Kd16,De13,Dd13", "e12", "a");
+        let mut game = position_game_with(
+            &[],
+            &[("free_kick_rule", "text")],
+            "Ae12",
+            "Kd16,De13,Dd13",
+            "e12",
+            "a",
+        );
         let events = foul_events(&mut game, "e13", "e12");
         assert!(events.contains(&Event::FreeKickAwarded {
             seat: HOME,
@@ -342,6 +413,12 @@ mod tests {
             }
         )));
         assert_eq!(game.scores(), vec![1, 0]);
+        // Even the goaler, whom the default rule's keeper stops, scores past the wall.
+        assert!(scored(&free_kick(
+            &[("free_kick_rule", "text")],
+            "Ge12",
+            "Kd16,De13"
+        )));
     }
 
     #[test]
@@ -381,26 +458,11 @@ mod tests {
     }
 
     #[test]
-    fn the_free_kick_option_adds_the_keeper_duel() {
-        let mut game = position_game_with(
-            &[],
-            &[("free_kick_rule", "shot")],
-            "Ae12",
-            "Kd16,De13",
-            "e12",
-            "a",
-        );
-        foul_events(&mut game, "e13", "e12");
-        game.apply(
-            HOME,
-            &Action::FreeKick {
-                from: sq("e12"),
-                goal: sq("e16"),
-            },
-        )
-        .unwrap();
+    fn the_shot_free_kick_option_meets_the_keeper_under_the_shot_rule() {
         // 170 against keeper 160: a rebound under the keeper-margin rule.
-        assert_eq!(game.scores(), vec![0, 0]);
+        let events = free_kick(&[("free_kick_rule", "shot")], "Ae12", "Kd16,De13");
+        assert_eq!(keeper_duel(&events), Some((170, 160, DuelOutcome::Rebound)));
+        assert!(!scored(&events));
     }
 
     #[test]
@@ -425,7 +487,14 @@ mod tests {
 
     #[test]
     fn a_foul_in_the_own_penalty_area_is_a_penalty_and_the_text_penalty_never_scores() {
-        let mut game = position_game("Ae14,Gc8", "Kd16,De15", "e14", "a");
+        let mut game = position_game_with(
+            &[],
+            &[("penalty_rule", "text")],
+            "Ae14,Gc8",
+            "Kd16,De15",
+            "e14",
+            "a",
+        );
         let events = foul_events(&mut game, "e15", "e14");
         assert!(events.contains(&Event::PenaltyAwarded {
             seat: HOME,
@@ -455,26 +524,64 @@ mod tests {
         assert_eq!(game.holder().unwrap().square(), Some(sq("d16")));
     }
 
-    #[test]
-    fn the_shot_penalty_option_lets_an_attacker_score() {
-        let mut game = position_game_with(
-            &[],
-            &[("penalty_rule", "shot")],
-            "Ae14",
-            "Kd16,De15",
-            "e14",
-            "a",
-        );
+    /// The away defender on e15 fouls the home piece on e14 in the penalty area; the home
+    /// piece on `kicker` takes the penalty against the away team `away`.
+    fn penalty(home: &str, away: &str, kicker: &str) -> (crate::xfutebol::XFutebol, Vec<Event>) {
+        let mut game = position_game(home, away, "e14", "a");
         foul_events(&mut game, "e15", "e14");
-        game.apply(HOME, &Action::Penalty { kicker: sq("e14") })
-            .unwrap();
-        // 90 + 80 + 15 = 185 > 160 + 20.
+        let events = game
+            .apply(HOME, &Action::Penalty { kicker: sq(kicker) })
+            .unwrap()
+            .into_iter()
+            .map(|e| e.event)
+            .collect();
+        (game, events)
+    }
+
+    fn penalty_duel(events: &[Event]) -> Option<(u32, u32, DuelOutcome)> {
+        events.iter().find_map(|e| match *e {
+            Event::Duel {
+                kind: DuelKind::Penalty,
+                initiator_total,
+                opponent_total,
+                outcome,
+                ..
+            } => Some((initiator_total, opponent_total, outcome)),
+            _ => None,
+        })
+    }
+
+    #[test]
+    fn a_default_penalty_scores_or_is_saved_depending_on_kicker_and_keeper() {
+        // A shot from the penalty area: Goal + Skill + 15 against Defense + Skill, scoring
+        // only above the keeper's total + 20.
+        let (game, events) = penalty("Ae14", "Kd16,De15", "e14");
+        assert_eq!(
+            penalty_duel(&events),
+            Some((185, 160, DuelOutcome::InitiatorWins))
+        );
         assert_eq!(game.scores(), vec![1, 0]);
         assert_eq!(
             game.turn().to_act,
             vec![AWAY],
             "the conceding side kicks off"
         );
+        let (game, events) = penalty("Ae14,Dc8", "Kd16,De15", "c8");
+        assert_eq!(
+            penalty_duel(&events),
+            Some((115, 160, DuelOutcome::OpponentWins))
+        );
+        assert_eq!(game.scores(), vec![0, 0]);
+        // A keeper with Skill 80 parries the attacker; one with Defense 80 is beaten by a
+        // goaler (85 + 70 + 15 = 170 > 140 + 20).
+        let (game, events) = penalty("Ae14", "Kd16[50.80.60.50.90],De15", "e14");
+        assert_eq!(
+            penalty_duel(&events),
+            Some((185, 170, DuelOutcome::Rebound))
+        );
+        assert_eq!(game.scores(), vec![0, 0]);
+        let (game, _) = penalty("Ge14", "Kd16[50.60.60.50.80],De15", "e14");
+        assert_eq!(game.scores(), vec![1, 0]);
     }
 
     #[test]
@@ -518,15 +625,8 @@ mod tests {
     #[test]
     fn a_penalty_goal_is_credited_to_the_chosen_kicker() {
         // The attacker on e14 is fouled; the attacker on c8 takes the kick and scores
-        // (90 + 80 + 15 = 185 > 160 + 20 under the shot option).
-        let mut game = position_game_with(
-            &[],
-            &[("penalty_rule", "shot")],
-            "Ae14,Ac8",
-            "Kd16,De15",
-            "e14",
-            "a",
-        );
+        // (90 + 80 + 15 = 185 > 160 + 20).
+        let mut game = position_game("Ae14,Ac8", "Kd16,De15", "e14", "a");
         foul_events(&mut game, "e15", "e14");
         let kicker = game.piece_at(sq("c8")).unwrap().id;
         let events = game

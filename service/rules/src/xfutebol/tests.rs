@@ -105,7 +105,7 @@ fn check_invariants(game: &XFutebol) {
 /// Picks an action kind uniformly, then one action of that kind. Uniform play over all legal
 /// actions drowns in moves and sprints: it almost never shoots, fouls twice or reaches a red
 /// card, so these tests would not exercise the duels and set pieces.
-fn pick_by_kind(legal: &[Action], rng: &mut Rng) -> Action {
+pub fn pick_by_kind(legal: &[Action], rng: &mut Rng) -> Action {
     let mut kinds = Vec::new();
     for action in legal {
         let kind = std::mem::discriminant(action);
@@ -121,15 +121,12 @@ fn pick_by_kind(legal: &[Action], rng: &mut Rng) -> Action {
     (*rng.pick(&of_kind)).clone()
 }
 
-/// Plays a kind-balanced random match, checking in every state the invariants, that a refused
-/// action changes nothing, that notation round-trips, and (at turn starts in play) that the
-/// position notation reloads to the same position; then that the log replays to an equal state.
 /// Whole-number and text options, as `setup` takes them.
-type GivenOptions = ([(&'static str, i64); 3], [(&'static str, &'static str); 4]);
+pub type GivenOptions = ([(&'static str, i64); 3], [(&'static str, &'static str); 4]);
 
 /// Short matches in winning style `style` (0..4), with the text or the shot rules for
 /// penalties, free kicks and shots.
-fn short_match_options(style: usize, text_rules: bool) -> GivenOptions {
+pub fn short_match_options(style: usize, text_rules: bool) -> GivenOptions {
     let styles = ["golden_goal", "two_halves", "goals", "movement_count"];
     let rule = if text_rules { "text" } else { "shot" };
     let shot_rule = if text_rules {
@@ -152,6 +149,9 @@ fn short_match_options(style: usize, text_rules: bool) -> GivenOptions {
     )
 }
 
+/// Plays a kind-balanced random match, checking in every state the invariants, that a refused
+/// action changes nothing, that notation round-trips, and (at turn starts in play) that the
+/// position notation reloads to the same position; then that the log replays to an equal state.
 fn random_match(ints: &[(&str, i64)], texts: &[(&str, &str)], seed: u64) -> (bool, usize) {
     let spec = setup(ints, texts, seed);
     let mut rng = Rng::new(seed ^ 0x5eed);
@@ -244,8 +244,8 @@ fn the_options_are_the_documented_ones_with_their_defaults() {
         ("keeper_margin", "20"),
         ("shoot_range", "2"),
         ("long_shoot_by", "everyone"),
-        ("penalty_rule", "text"),
-        ("free_kick_rule", "text"),
+        ("penalty_rule", "shot"),
+        ("free_kick_rule", "keeper"),
         ("sprints_per_half", "3"),
         ("sprint_rest_turns", "3"),
         ("attribute_variation", "0"),
