@@ -57,25 +57,31 @@ async fn two_random_bots_finish_a_match_and_the_spectator_sees_gridiron_events()
     ] {
         assert!(seen, "the spectator saw no {name}");
     }
-    // The spectator never sees a private event, only its stand-in.
-    for kind in &kinds {
-        assert!(
-            !matches!(
-                kind,
-                Gridiron::RosterUpdated(_) | Gridiron::OrderWritten(_) | Gridiron::KeeperChosen(_)
-            ),
-            "a spectator saw a private event: {kind:?}"
-        );
-    }
-    let hidden = finished
-        .watched
-        .iter()
-        .filter(|e| matches!(e.kind, Some(Kind::Hidden(_))))
-        .count();
-    assert!(
-        hidden >= 4,
-        "both rosters were written in private, saw {hidden}"
+    // The spectator never sees a private event, nor a trace of one in its numbering.
+    let private = |kind: &&Gridiron| {
+        matches!(
+            kind,
+            Gridiron::RosterUpdated(_) | Gridiron::OrderWritten(_) | Gridiron::KeeperChosen(_)
+        )
+    };
+    assert_eq!(
+        kinds.iter().find(private),
+        None,
+        "a spectator saw a private event"
     );
+    // Once the match is over, its replay shows the whole history, the drafts included.
+    let client = server.client().await;
+    let replay = client.replay(&finished.match_id).await.unwrap();
+    let whole: Vec<&Gridiron> = replay
+        .events
+        .iter()
+        .filter_map(game_event::<Gridiron>)
+        .collect();
+    assert!(
+        whole.iter().filter(private).count() >= 4,
+        "both rosters were drafted in private"
+    );
+    assert!(replay.events.len() > finished.watched.len());
     server.stop().await;
 }
 
@@ -148,38 +154,59 @@ async fn observe(client: &Client, away: &SeatHandle, probes: &[Choice]) -> Obser
     }
 }
 
-/// Where one seat's event is private, the other seat's stream carries `HiddenEvent` naming
-/// that seat, with the same `seq`; everything else is the same event. Home has done something
-/// private.
+/// Home has done something private: home's stream has it, away's has no trace of it. Each
+/// numbers its own events from 1 without gaps, and what away sees is what home sees of the
+/// public events and away's own.
 async fn assert_private_events_hidden(client: &Client, home: &SeatHandle, away: &SeatHandle) {
     let home_events = history(client, &home.match_id, Some(home)).await;
     let away_events = history(client, &away.match_id, Some(away)).await;
-    assert_eq!(home_events.len(), away_events.len());
-    let hidden_from = |seat: &str| {
-        Some(Kind::Hidden(pb::HiddenEvent {
-            seat: seat.to_owned(),
-        }))
-    };
-    let mut home_private = 0;
-    for (at_home, at_away) in home_events.iter().zip(&away_events) {
-        assert_eq!(at_home.seq, at_away.seq);
-        assert_eq!(at_home.version, at_away.version);
-        if at_home == at_away {
-            continue;
-        }
-        if at_away.kind == hidden_from("home") {
-            home_private += 1;
-            assert!(!matches!(at_home.kind, Some(Kind::Hidden(_))));
-        } else {
-            assert_eq!(
-                at_home.kind,
-                hidden_from("away"),
-                "home saw {at_home:?} where away saw {at_away:?}"
-            );
-            assert!(!matches!(at_away.kind, Some(Kind::Hidden(_))));
-        }
+    for events in [&home_events, &away_events] {
+        let seqs: Vec<u64> = events.iter().map(|e| e.seq).collect();
+        assert_eq!(seqs, (1..=events.len() as u64).collect::<Vec<_>>());
     }
-    assert!(home_private > 0, "home did something private");
+    let home_only = |event: &pb::MatchEvent| match game_event::<Gridiron>(event) {
+        Some(Gridiron::RosterUpdated(u)) => u.seat == "home",
+        Some(Gridiron::OrderWritten(o)) => o.seat == "home",
+        Some(Gridiron::KeeperChosen(_)) => true,
+        _ => {
+            matches!(&event.kind, Some(Kind::ActionTaken(a)) if a.seat == "home")
+                && !home_public(event)
+        }
+    };
+    assert!(
+        home_events.iter().any(home_only),
+        "home did something private"
+    );
+    assert!(
+        !away_events.iter().any(home_only),
+        "away saw home's private event"
+    );
+    let kinds = |events: &[pb::MatchEvent], drop: &dyn Fn(&pb::MatchEvent) -> bool| {
+        events
+            .iter()
+            .filter(|e| !drop(e))
+            .map(|e| e.kind.clone())
+            .collect::<Vec<_>>()
+    };
+    let away_only = |event: &pb::MatchEvent| match game_event::<Gridiron>(event) {
+        Some(Gridiron::RosterUpdated(u)) => u.seat == "away",
+        Some(Gridiron::OrderWritten(o)) => o.seat == "away",
+        _ => {
+            matches!(&event.kind, Some(Kind::ActionTaken(a)) if a.seat == "away")
+                && !home_public(event)
+        }
+    };
+    assert_eq!(
+        kinds(&home_events, &home_only),
+        kinds(&away_events, &away_only),
+        "the public events are the same, in the same order"
+    );
+}
+
+/// Whether an action everyone sees: the commits and the formation, not the drafts.
+fn home_public(event: &pb::MatchEvent) -> bool {
+    matches!(&event.kind, Some(Kind::ActionTaken(a))
+        if ["commit", "ready", "go", "punt"].contains(&a.notation.as_str()))
 }
 
 #[tokio::test]

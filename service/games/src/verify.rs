@@ -75,11 +75,6 @@ pub enum VerifyError {
     Setup(GameError),
     #[error("event {position} has seq {seq}; events must be numbered 1, 2, 3, ... without gaps")]
     Numbering { position: usize, seq: u64 },
-    #[error(
-        "event {seq} is hidden: a replay can only be checked whole, as it is once the match is \
-         over"
-    )]
-    Hidden { seq: u64 },
     #[error("event {seq} names the unknown seat `{seat}`")]
     UnknownSeat { seq: u64, seat: String },
     #[error("event {seq}: the rules refuse the logged action: {error}")]
@@ -167,9 +162,6 @@ pub fn verify_replay(
             )));
         }
         match &event.kind {
-            Some(pb::match_event::Kind::Hidden(_)) => {
-                return Err(VerifyError::Hidden { seq: event.seq });
-            }
             Some(pb::match_event::Kind::MatchEnded(end)) => {
                 check.nothing_expected()?;
                 ended = Some(end.result.clone().unwrap_or_default());

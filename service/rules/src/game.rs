@@ -199,10 +199,6 @@ impl RuleError {
         }
     }
 
-    pub fn illegal(message: impl Into<String>) -> Self {
-        Self::new(RuleErrorKind::IllegalAction, message)
-    }
-
     /// An illegal action, refused by `rule`. The message starts with the rule's words, then
     /// says what in this action breaks it and, where it helps, what would be legal.
     pub fn breaks(rule: Rule, detail: impl std::fmt::Display) -> Self {

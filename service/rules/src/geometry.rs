@@ -67,7 +67,7 @@ impl Square {
     /// Appends the algebraic name to `out`, as `name` gives it, without allocating a string of
     /// its own: notations are built by pushing their parts into one buffer.
     pub fn push_name(self, out: &mut String) {
-        out.push((b'a' as i8 + self.file - 1) as u8 as char);
+        out.push(file_letter(self.file));
         let rank = self.rank;
         if rank < 0 {
             out.push('-');
@@ -83,10 +83,19 @@ impl Square {
     }
 }
 
+/// The letter of a file: `a` for 1. A typed action may name any file at all, so one with no
+/// letter (far off every board) reads `?` rather than overflowing.
+fn file_letter(file: i8) -> char {
+    let code = i16::from(b'a') + i16::from(file) - 1;
+    u8::try_from(code)
+        .ok()
+        .filter(u8::is_ascii)
+        .map_or('?', char::from)
+}
+
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let letter = (b'a' as i8 + self.file - 1) as u8 as char;
-        write!(f, "{letter}{}", self.rank)
+        write!(f, "{}{}", file_letter(self.file), self.rank)
     }
 }
 
@@ -117,6 +126,21 @@ pub const KNIGHT_JUMPS: [(i8, i8); 8] = [
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn squares_far_off_every_board_still_have_a_name() {
+        for (file, rank, name) in [
+            (1, 1, "a1"),
+            (26, 9, "z9"),
+            (100, 5, "?5"),
+            (i8::MAX, i8::MIN, "?-128"),
+            (i8::MIN, 3, "?3"),
+        ] {
+            let square = Square::new(file, rank);
+            assert_eq!(square.name(), name);
+            assert_eq!(square.to_string(), name);
+        }
+    }
 
     #[test]
     fn names_round_trip() {

@@ -474,8 +474,15 @@ mod tests {
 
     #[test]
     fn rule_errors_keep_their_kind_and_message() {
+        const PIECE_TO_MOVE: pitchmate_rules::Rule = pitchmate_rules::Rule {
+            id: "piece-to-move",
+            text: "a move starts from a piece of your own",
+        };
         let cases = [
-            (RuleError::illegal("e2 is empty"), "ILLEGAL_ACTION"),
+            (
+                RuleError::breaks(PIECE_TO_MOVE, "e2 is empty"),
+                "ILLEGAL_ACTION",
+            ),
             (RuleError::not_your_turn("second acts"), "NOT_YOUR_TURN"),
             (
                 RuleError::malformed("cannot read `zz`"),
@@ -493,5 +500,12 @@ mod tests {
                 assert_eq!(error.to_string(), message);
             }
         }
+        let status = Status::from(ServiceError::from(RuleError::breaks(PIECE_TO_MOVE, "e2")));
+        assert_eq!(info(&status).metadata["rule"], "piece-to-move");
+        assert!(
+            status
+                .message()
+                .starts_with("a move starts from a piece of your own: e2")
+        );
     }
 }
