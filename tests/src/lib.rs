@@ -331,8 +331,9 @@ pub async fn history_so_far(
     match_id: &str,
     seat: Option<&SeatHandle>,
 ) -> Vec<pb::MatchEvent> {
+    // Each viewer numbers the events it may see: a seat counts its private ones too.
     let last_seq = client
-        .get_match(match_id, None)
+        .get_match(match_id, seat)
         .await
         .expect("get match")
         .r#match

@@ -11,6 +11,7 @@ use crate::error::ClientError;
 use crate::pb;
 use crate::pb::match_service_client::MatchServiceClient;
 use crate::pb::variant_service_client::VariantServiceClient;
+use crate::verify::Verified;
 
 /// A match's event stream as the server sends it.
 pub type EventStream = tonic::Streaming<pb::StreamMatchEventsResponse>;
@@ -361,6 +362,22 @@ impl Client {
             .into_inner()
             .r#match
             .unwrap_or_default())
+    }
+
+    /// What replays the match: its header and events. Until the match is over, as a spectator
+    /// sees it; once it is over, the whole history and the revealed seed, ready for
+    /// [`crate::verify_replay`].
+    pub async fn replay(&self, match_id: &str) -> Result<pb::GetReplayResponse, ClientError> {
+        let request = pb::GetReplayRequest {
+            match_id: match_id.to_owned(),
+        };
+        Ok(self.matches().get_replay(request).await?.into_inner())
+    }
+
+    /// Checks a finished match: its revealed seed against the commitment it published when it
+    /// was created, and every event against the rules engine re-playing it with that seed.
+    pub async fn verify_match(&self, match_id: &str) -> Result<Verified, ClientError> {
+        Ok(crate::verify_replay(&self.replay(match_id).await?)?)
     }
 
     /// The match's events after `after_seq`, then live ones, as `seat` (or a spectator) sees

@@ -28,6 +28,10 @@ pub enum ClientError {
         match_id: String,
         silent_for: Duration,
     },
+    /// A finished match's replay does not check out: the seed does not match its commitment,
+    /// or the rules do not reproduce what the server logged.
+    #[error("the match does not check out: {0}")]
+    Unverified(#[from] crate::verify::VerifyError),
     #[error("gave up after {attempts} attempts over {failing_for:?}; the last error: {last}")]
     GaveUp {
         attempts: u32,
@@ -50,7 +54,9 @@ impl ClientError {
             ClientError::Refused(refused) => {
                 tonic::Code::from(refused.code) == tonic::Code::Unavailable
             }
-            ClientError::InvalidToken | ClientError::GaveUp { .. } => false,
+            ClientError::InvalidToken | ClientError::Unverified(_) | ClientError::GaveUp { .. } => {
+                false
+            }
         }
     }
 

@@ -17,6 +17,7 @@ mod client;
 mod error;
 mod play;
 mod reconnect;
+mod verify;
 
 pub use bot::{Bot, Choice, RandomChoice};
 pub use client::{Client, EventStream, NewMatch, PlayStream, SeatHandle};
@@ -24,3 +25,4 @@ pub use error::ClientError;
 pub use pitchmate_proto::v1 as pb;
 pub use play::{PlayOptions, play, play_with};
 pub use reconnect::ReconnectPolicy;
+pub use verify::{NdjsonError, Verified, VerifyError, read_ndjson, verify_replay};
