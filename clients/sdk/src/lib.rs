@@ -25,4 +25,4 @@ pub use error::ClientError;
 pub use pitchmate_proto::v1 as pb;
 pub use play::{PlayOptions, play, play_with};
 pub use reconnect::ReconnectPolicy;
-pub use verify::{NdjsonError, Verified, VerifyError, read_ndjson, verify_replay};
+pub use verify::{NdjsonError, Verified, VerifyError, read_ndjson, verify_replay, write_ndjson};

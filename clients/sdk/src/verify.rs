@@ -16,6 +16,11 @@ pub fn verify_replay(replay: &pb::GetReplayResponse) -> Result<Verified, VerifyE
     pitchmate_games::verify::verify_replay(&GameRegistry::standard(), replay)
 }
 
+/// A replay as NDJSON lines, as `ExportReplay` sends them: the header, then one event a line.
+pub fn write_ndjson(replay: &pb::GetReplayResponse) -> Vec<String> {
+    pitchmate_games::ndjson::to_ndjson(replay)
+}
+
 /// Reads a replay exported as NDJSON (`ExportReplay`): the header line, then one event a line.
 pub fn read_ndjson(text: &str) -> Result<pb::GetReplayResponse, NdjsonError> {
     pitchmate_games::ndjson::from_ndjson(text)

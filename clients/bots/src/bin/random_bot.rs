@@ -38,9 +38,14 @@ struct Args {
     /// The seat to take (default: the first free one).
     #[arg(long)]
     seat: Option<String>,
-    /// Seeds the bot's choices and, with --create or --both, the match.
+    /// Seeds the bot's choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// With --create or --both: the match's seed, to reproduce a match. Without it the server
+    /// draws one nobody can know; a match whose creator chose its seed says so and is never
+    /// rated.
+    #[arg(long, value_name = "N")]
+    match_seed: Option<u64>,
     /// A match option, `name=value` (repeatable), e.g. `--option sets_per_game=10`.
     #[arg(long = "option", value_name = "NAME=VALUE")]
     options: Vec<String>,
@@ -139,7 +144,10 @@ async fn play_seat(client: Client, seat: SeatHandle, seed: u64) -> Result<pb::Ma
 }
 
 fn new_match(args: &Args) -> Result<NewMatch, String> {
-    let mut new = NewMatch::variant(&args.variant).seed(args.seed);
+    let mut new = NewMatch::variant(&args.variant);
+    if let Some(seed) = args.match_seed {
+        new = new.seed(seed);
+    }
     for option in &args.options {
         let (name, value) = option
             .split_once('=')
