@@ -16,6 +16,8 @@ pub mod gridiron;
 pub mod kings_goal;
 pub mod options;
 pub mod playout;
+#[cfg(test)]
+mod refusal_checks;
 mod rivals;
 pub mod rng;
 pub mod soccer_chess;

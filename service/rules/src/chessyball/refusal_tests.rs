@@ -1,7 +1,7 @@
 //! Every refusal names the rule it enforces: one case per rule in [`RULES`], the rules page
 //! explains every id, and along random matches nothing illegal is accepted or changes the state.
 
-use std::collections::BTreeSet;
+use crate::refusal_checks::{self, assert_breaks};
 
 use proptest::prelude::*;
 
@@ -122,16 +122,11 @@ fn each_case_is_refused_by_its_rule_typed_and_in_notation_without_change() {
     } in cases()
     {
         let mut refused = game.clone();
-        let err = refused.apply(seat, &action).unwrap_err();
-        assert_eq!(err.kind, RuleErrorKind::IllegalAction, "{action:?}");
-        assert_eq!(err.rule, Some(rule), "{action:?}: {}", err.message);
-        assert!(err.message.starts_with(rule.text), "{}", err.message);
+        assert_breaks(&refused.apply(seat, &action).unwrap_err(), rule);
         assert_eq!(refused, game, "refusing {action:?} changed the state");
 
         let written = notation::format_action(&action);
-        let err = game.parse_action(seat, &written).unwrap_err();
-        assert_eq!(err.kind, RuleErrorKind::IllegalAction, "{written}");
-        assert_eq!(err.rule, Some(rule), "{written}: {}", err.message);
+        assert_breaks(&game.parse_action(seat, &written).unwrap_err(), rule);
     }
 }
 
@@ -171,40 +166,16 @@ fn a_typed_square_far_off_the_board_is_refused_by_its_rule() {
 
 #[test]
 fn every_rule_has_a_case_and_a_unique_kebab_case_id() {
-    assert_eq!(Chessyball::rules(), RULES);
-    let ids: BTreeSet<&str> = RULES.iter().map(|rule| rule.id).collect();
-    assert_eq!(ids.len(), RULES.len(), "an id is used twice");
-    for id in &ids {
-        assert!(
-            id.split('-')
-                .all(|word| !word.is_empty() && word.bytes().all(|b| b.is_ascii_lowercase())),
-            "`{id}` is not kebab-case"
-        );
-    }
-    let covered: BTreeSet<&str> = cases().iter().map(|case| case.rule.id).collect();
-    assert_eq!(covered, ids);
+    let cases = cases();
+    refusal_checks::assert_listed_and_covered::<Chessyball>(
+        RULES,
+        cases.iter().map(|case| case.rule.id),
+    );
 }
 
 #[test]
-fn the_rules_page_has_a_refusal_row_for_every_rule() {
-    let page = include_str!("../../../../docs/rules/chessyball.md");
-    let section = page
-        .split("\n## ")
-        .find(|section| section.starts_with("Refusals\n"))
-        .expect("docs/rules/chessyball.md has a `## Refusals` section");
-    assert!(section.contains("`ILLEGAL_ACTION`"), "{section}");
-    let rows: Vec<&str> = section
-        .lines()
-        .filter(|line| line.starts_with("| `"))
-        .collect();
-    assert_eq!(rows.len(), RULES.len(), "one row per rule: {rows:#?}");
-    for rule in RULES {
-        let start = format!("| `{}` | {} |", rule.id, rule.text);
-        assert!(
-            rows.iter().any(|row| row.starts_with(&start)),
-            "no row starts with {start}"
-        );
-    }
+fn the_rules_page_explains_every_rule_by_its_id_and_words() {
+    refusal_checks::assert_documented(include_str!("../../../../docs/rules/chessyball.md"), RULES);
 }
 
 /// Actions a confused bot might send: legal ones from a few states ago, legal ones with one

@@ -2,7 +2,8 @@
 //! explains every id, and along random matches every action that is not legal is refused with
 //! a rule of the game (or as not the seat's turn, or as too late) and changes nothing.
 
-use std::collections::{BTreeSet, VecDeque};
+use crate::refusal_checks::{self, assert_breaks};
+use std::collections::VecDeque;
 
 use proptest::prelude::*;
 
@@ -267,15 +268,6 @@ fn refusal(game: &Gridiron, seat: Seat, action: &Action) -> RuleError {
     refusal
 }
 
-fn assert_breaks(refusal: &RuleError, rule: Rule) {
-    assert_eq!(refusal.kind, RuleErrorKind::IllegalAction, "{refusal}");
-    assert_eq!(refusal.rule, Some(rule), "{refusal}");
-    assert!(
-        refusal.message.starts_with(&format!("{}: ", rule.text)),
-        "{refusal}"
-    );
-}
-
 #[test]
 fn each_rule_refuses_an_action_that_breaks_it_and_names_it() {
     let mut unwritable = Vec::new();
@@ -307,44 +299,16 @@ fn each_rule_refuses_an_action_that_breaks_it_and_names_it() {
 
 #[test]
 fn every_rule_has_a_case_and_a_unique_kebab_case_id() {
-    assert_eq!(Gridiron::rules(), RULES);
-    let covered: BTreeSet<&str> = cases().iter().map(|c| c.rule.id).collect();
-    let listed: BTreeSet<&str> = RULES.iter().map(|r| r.id).collect();
-    assert_eq!(covered, listed);
-    assert_eq!(listed.len(), RULES.len(), "an id is listed twice");
-    for rule in RULES {
-        assert!(
-            rule.id
-                .split('-')
-                .all(|word| !word.is_empty() && word.bytes().all(|b| b.is_ascii_lowercase())),
-            "{} is not kebab-case",
-            rule.id
-        );
-    }
+    let cases = cases();
+    refusal_checks::assert_listed_and_covered::<Gridiron>(
+        RULES,
+        cases.iter().map(|case| case.rule.id),
+    );
 }
 
 #[test]
 fn the_rules_page_explains_every_rule_by_its_id_and_words() {
-    let page = include_str!("../../../../docs/rules/gridiron.md");
-    let section = page
-        .split("\n## Refusals\n")
-        .nth(1)
-        .expect("a Refusals section")
-        .split("\n## ")
-        .next()
-        .unwrap();
-    // Rows read `| `id` | words | refused when |`.
-    let rows: Vec<(&str, &str)> = section
-        .lines()
-        .filter_map(|line| line.strip_prefix("| `"))
-        .filter_map(|row| {
-            let (id, rest) = row.split_once("` | ")?;
-            let (text, _) = rest.split_once(" | ")?;
-            Some((id, text))
-        })
-        .collect();
-    let rules: Vec<(&str, &str)> = RULES.iter().map(|r| (r.id, r.text)).collect();
-    assert_eq!(rows, rules);
+    refusal_checks::assert_documented(include_str!("../../../../docs/rules/gridiron.md"), RULES);
 }
 
 // ---------------------------------------------------------------- random play

@@ -1,7 +1,7 @@
 //! Every refusal names the rule it enforces: one case per rule, and random near misses along
 //! random matches.
 
-use std::collections::BTreeSet;
+use crate::refusal_checks::{self, assert_breaks};
 
 use proptest::prelude::*;
 
@@ -11,8 +11,6 @@ use super::*;
 use crate::game::{Rule, RuleErrorKind};
 use crate::playout::random_playout;
 use crate::rng::Rng;
-
-const RULES_PAGE: &str = include_str!("../../../../docs/rules/kings-goal.md");
 
 /// White to place, its rook already on the kick-off square: K, P, P, Q, N in hand.
 const PLACING: &str = "3k4/8/8/8/4R3/8/8/8 placement w - 1:0 0-0 w KPPQN/PPQRB";
@@ -207,14 +205,6 @@ fn cases() -> Vec<Case> {
 }
 
 /// Checks a refusal: an illegal action, citing `rule` by its words.
-fn assert_breaks(error: &RuleError, rule: Rule, what: &str) {
-    assert_eq!(error.kind, RuleErrorKind::IllegalAction, "{what}: {error}");
-    assert_eq!(error.rule, Some(rule), "{what}: {error}");
-    assert!(
-        error.message.starts_with(&format!("{}: ", rule.text)),
-        "{what}: {error}"
-    );
-}
 
 #[test]
 fn each_rule_refuses_an_action_that_breaks_it_and_changes_nothing() {
@@ -229,46 +219,28 @@ fn each_rule_refuses_an_action_that_breaks_it_and_changes_nothing() {
             );
             let mut refusing = game.clone();
             let error = refusing.apply(seat, action).unwrap_err();
-            assert_breaks(&error, case.rule, &what);
+            assert_breaks(&error, case.rule);
             assert_eq!(refusing, game, "refusing {what} changed the state");
         }
         if let Some(text) = case.notation {
-            let what = format!("`{text}` in {}", case.position);
             let error = game.parse_action(seat, text).unwrap_err();
-            assert_breaks(&error, case.rule, &what);
+            assert_breaks(&error, case.rule);
         }
     }
 }
 
 #[test]
 fn every_rule_has_a_case_and_a_unique_kebab_case_id() {
-    let covered: BTreeSet<&str> = cases().iter().map(|c| c.rule.id).collect();
-    let listed: BTreeSet<&str> = RULES.iter().map(|r| r.id).collect();
-    assert_eq!(listed.len(), RULES.len(), "rule ids repeat");
-    assert_eq!(covered, listed);
-    for rule in RULES {
-        assert!(
-            rule.id
-                .split('-')
-                .all(|word| !word.is_empty() && word.bytes().all(|b| b.is_ascii_lowercase())),
-            "{} is not kebab-case",
-            rule.id
-        );
-    }
-    assert_eq!(KingsGoal::rules(), RULES);
+    let cases = cases();
+    refusal_checks::assert_listed_and_covered::<KingsGoal>(
+        RULES,
+        cases.iter().map(|case| case.rule.id),
+    );
 }
 
 #[test]
 fn the_rules_page_explains_every_rule_by_its_id_and_words() {
-    let refusals = RULES_PAGE
-        .split_once("\n## Refusals\n")
-        .expect("the rules page has a Refusals section")
-        .1;
-    let refusals = refusals.split("\n## ").next().unwrap_or(refusals);
-    for rule in RULES {
-        let row = format!("\n| `{}` | {} |", rule.id, rule.text);
-        assert!(refusals.contains(&row), "no row `{row}` under Refusals");
-    }
+    refusal_checks::assert_documented(include_str!("../../../../docs/rules/kings-goal.md"), RULES);
 }
 
 #[test]

@@ -2,7 +2,8 @@
 //! and along random matches every action the seat to act may not take is refused with a rule of
 //! this game and changes nothing.
 
-use std::collections::{BTreeSet, VecDeque};
+use crate::refusal_checks::{self, assert_breaks};
+use std::collections::VecDeque;
 
 use proptest::prelude::*;
 
@@ -249,11 +250,6 @@ fn cases() -> Vec<Case> {
     ]
 }
 
-fn assert_refused_for(rule: Rule, err: &RuleError, how: &str) {
-    assert_eq!(err.kind, RuleErrorKind::IllegalAction, "{how}: {err}");
-    assert_eq!(err.rule, Some(rule), "{how} names another rule: {err}");
-}
-
 #[test]
 fn each_case_is_refused_naming_the_rule_it_breaks_and_changes_nothing() {
     for Case { rule, game, sent } in cases() {
@@ -269,51 +265,33 @@ fn each_case_is_refused_naming_the_rule_it_breaks_and_changes_nothing() {
             let err = tried
                 .apply(seat, &action)
                 .expect_err("the case's action is refused");
-            assert_refused_for(rule, &err, &format!("{} by {action:?}", rule.id));
+            assert_breaks(&err, rule);
             assert_eq!(tried, game, "refusing {action:?} changed the state");
         }
         if let Some(text) = notation {
             let err = game
                 .parse_action(seat, text)
                 .expect_err("the case's notation is refused");
-            assert_refused_for(rule, &err, &format!("{} by `{text}`", rule.id));
+            assert_breaks(&err, rule);
         }
     }
 }
 
 #[test]
 fn every_rule_has_a_case_and_a_unique_kebab_case_id() {
-    let covered: BTreeSet<&str> = cases().iter().map(|case| case.rule.id).collect();
-    let listed: BTreeSet<&str> = RULES.iter().map(|rule| rule.id).collect();
-    assert_eq!(
-        covered, listed,
-        "rules without a case, or cases of unlisted rules"
+    let cases = cases();
+    refusal_checks::assert_listed_and_covered::<SoccerChess>(
+        RULES,
+        cases.iter().map(|case| case.rule.id),
     );
-    assert_eq!(listed.len(), RULES.len(), "two rules share an id");
-    for rule in RULES {
-        let kebab = rule
-            .id
-            .split('-')
-            .all(|word| !word.is_empty() && word.bytes().all(|b| b.is_ascii_lowercase()));
-        assert!(kebab, "`{}` is not kebab-case", rule.id);
-    }
-    assert_eq!(SoccerChess::rules(), RULES);
 }
 
 #[test]
-fn the_rules_page_explains_every_rule_id() {
-    let page = include_str!("../../../../docs/rules/soccer-chess.md");
-    let refusals = page
-        .split_once("## Refusals")
-        .expect("the rules page has a Refusals section")
-        .1;
-    for rule in RULES {
-        assert!(
-            refusals.contains(&format!("| `{}` |", rule.id)),
-            "docs/rules/soccer-chess.md has no Refusals row for `{}`",
-            rule.id
-        );
-    }
+fn the_rules_page_explains_every_rule_by_its_id_and_words() {
+    refusal_checks::assert_documented(
+        include_str!("../../../../docs/rules/soccer-chess.md"),
+        RULES,
+    );
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! Every refusal names the rule it enforces: one case per rule, the rules page lists them all,
 //! and along random play every action that is not legal is refused by a listed rule.
 
-use std::collections::{BTreeSet, VecDeque};
+use crate::refusal_checks;
+use std::collections::VecDeque;
 
 use proptest::prelude::*;
 
@@ -400,46 +401,22 @@ fn each_case_is_refused_by_its_rule_through_apply_and_notation() {
     }
 }
 
-#[test]
-fn every_rule_has_a_case_and_a_unique_id() {
-    let covered: BTreeSet<&str> = cases().iter().map(|c| c.rule.id).collect();
-    let listed: BTreeSet<&str> = XFutebol::rules().iter().map(|r| r.id).collect();
-    assert_eq!(
-        listed.len(),
-        XFutebol::rules().len(),
-        "an id is listed twice"
-    );
-    assert_eq!(covered, listed);
-    for rule in XFutebol::rules() {
-        let kebab = rule
-            .id
-            .split('-')
-            .all(|word| !word.is_empty() && word.chars().all(|c| c.is_ascii_lowercase()));
-        assert!(kebab, "{} is not kebab-case", rule.id);
-    }
-}
-
 /// The rules page's Refusals table has one row per rule: its id, then its text.
 #[test]
-fn the_rules_page_lists_every_rule_with_its_words() {
-    let page = include_str!("../../../../docs/rules/xfutebol.md");
-    let section = page
-        .split("\n## Refusals\n")
-        .nth(1)
-        .expect("a Refusals section")
-        .split("\n## ")
-        .next()
-        .unwrap_or_default();
-    let rows: Vec<(&str, &str)> = section
-        .lines()
-        .filter_map(|line| {
-            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
-            let id = cells.get(1)?.strip_prefix('`')?.strip_suffix('`')?;
-            Some((id, *cells.get(2)?))
-        })
-        .collect();
-    let rules: Vec<(&str, &str)> = XFutebol::rules().iter().map(|r| (r.id, r.text)).collect();
-    assert_eq!(rows, rules);
+fn every_rule_has_a_case_and_a_unique_kebab_case_id() {
+    let cases = cases();
+    refusal_checks::assert_listed_and_covered::<XFutebol>(
+        XFutebol::rules(),
+        cases.iter().map(|case| case.rule.id),
+    );
+}
+
+#[test]
+fn the_rules_page_explains_every_rule_by_its_id_and_words() {
+    refusal_checks::assert_documented(
+        include_str!("../../../../docs/rules/xfutebol.md"),
+        XFutebol::rules(),
+    );
 }
 
 /// What a bot might send that is not legal now: actions legal a few states ago for either
