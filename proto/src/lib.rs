@@ -7,6 +7,9 @@
 
 pub mod codec;
 
+/// The `google.rpc.ErrorInfo.domain` of every error a Pitchmate server returns.
+pub const ERROR_DOMAIN: &str = "pitchmate.dev";
+
 pub mod v1 {
     tonic::include_proto!("pitchmate.v1");
 

@@ -11,14 +11,43 @@ use thiserror::Error;
 use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
-/// The `ErrorInfo.domain` of every error this service returns.
-pub const ERROR_DOMAIN: &str = "pitchmate.dev";
+pub use pitchmate_proto::ERROR_DOMAIN;
+
+/// The longest message an error carries, in bytes. An error travels in headers twice (as
+/// `grpc-message` and inside `grpc-status-details-bin`), and common gRPC clients refuse header
+/// blocks over 8 KiB, so an error quoting a huge request would reach them as an unrelated one.
+pub const MAX_ERROR_MESSAGE: usize = 1024;
+/// The longest `ErrorInfo.metadata` value, in bytes.
+pub const MAX_ERROR_METADATA: usize = 128;
+/// How much of a request's identifier (a match id, a variant id, a seat) an error quotes.
+const QUOTED_ID: usize = 64;
+
+/// `text` cut to at most `limit` bytes on a character boundary, saying how long it was when cut.
+pub fn excerpt(text: &str, limit: usize) -> std::borrow::Cow<'_, str> {
+    if text.len() <= limit {
+        return text.into();
+    }
+    let note = format!("… ({} bytes)", text.len());
+    let mut end = limit.saturating_sub(note.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}{note}", &text[..end]).into()
+}
+
+/// A request's identifier as an error quotes it.
+fn quoted(id: &str) -> std::borrow::Cow<'_, str> {
+    excerpt(id, QUOTED_ID)
+}
 
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ServiceError {
-    #[error("no match has the id `{0}`; ListMatches shows the matches this server hosts")]
+    #[error(
+        "no match has the id `{}`; ListMatches shows the matches this server hosts",
+        quoted(.0)
+    )]
     MatchNotFound(String),
-    #[error("no variant has the id `{id}`; this server hosts: {known}")]
+    #[error("no variant has the id `{}`; this server hosts: {known}", quoted(id))]
     UnknownVariant { id: String, known: String },
     /// `rule` names the rule of the game the action breaks (`keeper-area`), when the game says.
     #[error("{message}")]
@@ -38,15 +67,19 @@ pub enum ServiceError {
     #[error("{0}")]
     Unauthenticated(String),
     #[error(
-        "the seat token is not valid for match `{0}`; send the token JoinMatch returned for this \
-         match as `authorization: Bearer <token>`"
+        "the seat token is not valid for match `{}`; send the token JoinMatch returned for this \
+         match as `authorization: Bearer <token>`",
+        quoted(.0)
     )]
     InvalidSeatToken(String),
-    #[error("seat `{0}` is already taken; leave the seat empty to take the first free one")]
+    #[error(
+        "seat `{}` is already taken; leave the seat empty to take the first free one",
+        quoted(.0)
+    )]
     SeatTaken(String),
     #[error("every seat of this match is taken")]
     NoFreeSeat,
-    #[error("this variant has no seat `{seat}`; its seats are: {seats}")]
+    #[error("this variant has no seat `{}`; its seats are: {seats}", quoted(seat))]
     UnknownSeat { seat: String, seats: String },
     #[error("the match is {status}; {hint}")]
     MatchNotActive {
@@ -82,8 +115,9 @@ pub enum ServiceError {
     #[error("{0}")]
     OpponentConnected(String),
     #[error(
-        "match `{match_id}` already serves its limit of {limit} spectator streams; retry later \
-         or watch with a seat token"
+        "match `{}` already serves its limit of {limit} spectator streams; retry later or watch \
+         with a seat token",
+        quoted(match_id)
     )]
     WatcherLimit { match_id: String, limit: usize },
     #[error(
@@ -169,17 +203,39 @@ impl ServiceError {
     /// The in-band form of this error, for an action refused on a `Play` stream: the same code,
     /// reason, message, metadata and retry delay as the `Status` it converts into.
     pub fn refusal(&self) -> pitchmate_proto::v1::ActionRefused {
-        let retry_delay = match self {
-            Self::RateLimited { retry_after } => prost_types::Duration::try_from(*retry_after).ok(),
-            _ => None,
-        };
+        let (message, metadata) = self.shown();
         pitchmate_proto::v1::ActionRefused {
             code: self.code() as i32,
             reason: self.reason().to_owned(),
-            message: self.to_string(),
-            metadata: self.metadata(),
-            retry_delay,
+            message,
+            metadata,
+            retry_delay: self
+                .retry_after()
+                .and_then(|delay| prost_types::Duration::try_from(delay).ok()),
         }
+    }
+
+    /// When a retry may succeed, for the errors that know.
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            Self::RateLimited { retry_after } => Some(*retry_after),
+            _ => None,
+        }
+    }
+
+    /// The message and metadata as they leave the server: cut to [`MAX_ERROR_MESSAGE`] and
+    /// [`MAX_ERROR_METADATA`], whatever a request made them quote.
+    fn shown(&self) -> (String, HashMap<String, String>) {
+        let message = excerpt(&self.to_string(), MAX_ERROR_MESSAGE).into_owned();
+        let metadata = self
+            .metadata()
+            .into_iter()
+            .map(|(key, value)| {
+                let value = excerpt(&value, MAX_ERROR_METADATA).into_owned();
+                (key, value)
+            })
+            .collect();
+        (message, metadata)
     }
 
     /// Machine-readable facts beside the reason.
@@ -251,12 +307,12 @@ impl From<GameError> for ServiceError {
 
 impl From<ServiceError> for Status {
     fn from(error: ServiceError) -> Self {
-        let mut details =
-            ErrorDetails::with_error_info(error.reason(), ERROR_DOMAIN, error.metadata());
-        if let ServiceError::RateLimited { retry_after } = &error {
-            details.set_retry_info(Some(*retry_after));
+        let (message, metadata) = error.shown();
+        let mut details = ErrorDetails::with_error_info(error.reason(), ERROR_DOMAIN, metadata);
+        if let Some(delay) = error.retry_after() {
+            details.set_retry_info(Some(delay));
         }
-        Status::with_error_details(error.code(), error.to_string(), details)
+        Status::with_error_details(error.code(), message, details)
     }
 }
 
@@ -470,6 +526,65 @@ mod tests {
                 refusal.reason
             );
         }
+    }
+
+    #[test]
+    fn errors_quote_only_a_short_prefix_of_what_they_were_given() {
+        let huge = "m".repeat(60_000);
+        let errors = [
+            ServiceError::MatchNotFound(huge.clone()),
+            ServiceError::InvalidSeatToken(huge.clone()),
+            ServiceError::UnknownSeat {
+                seat: huge.clone(),
+                seats: "first, second".into(),
+            },
+            ServiceError::MalformedNotation(format!("cannot read `{huge}`")),
+            ServiceError::IllegalAction {
+                message: format!("`{huge}` is not legal"),
+                rule: Some("piece-to-move"),
+            },
+        ];
+        for error in errors {
+            let reason = error.reason();
+            let refusal = error.refusal();
+            let status = Status::from(error);
+            assert!(status.message().len() <= MAX_ERROR_MESSAGE, "{reason}");
+            assert!(status.message().contains("60"), "says how long: {reason}");
+            let info = info(&status);
+            assert!(
+                info.metadata
+                    .values()
+                    .all(|v| v.len() <= MAX_ERROR_METADATA),
+                "{reason}"
+            );
+            assert_eq!(refusal.message, status.message(), "{reason}");
+            let mut headers = tonic::codegen::http::HeaderMap::new();
+            status.add_header(&mut headers).unwrap();
+            let header_bytes: usize = headers
+                .iter()
+                .map(|(k, v)| k.as_str().len() + v.len())
+                .sum();
+            assert!(header_bytes < 8 * 1024, "{reason}: {header_bytes} bytes");
+        }
+        let id_hint = Status::from(ServiceError::MatchNotFound(huge))
+            .message()
+            .to_owned();
+        assert!(
+            id_hint.ends_with("ListMatches shows the matches this server hosts"),
+            "{id_hint}"
+        );
+    }
+
+    #[test]
+    fn an_excerpt_cuts_on_a_character_boundary() {
+        assert_eq!(excerpt("short", 10), "short");
+        let accents = "é".repeat(100);
+        let cut = excerpt(&accents, 40);
+        assert!(cut.len() <= 40, "{cut}");
+        assert!(
+            cut.starts_with('é') && cut.ends_with("(200 bytes)"),
+            "{cut}"
+        );
     }
 
     #[test]

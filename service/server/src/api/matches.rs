@@ -83,6 +83,23 @@ impl MatchApi {
     }
 }
 
+/// Checks a player name: it is shown to opponents, spectators and in logs, so it is short and
+/// holds no control characters (line breaks, escapes, NULs) that could garble what shows it.
+fn player_name(name: &str) -> Result<(), ServiceError> {
+    if name.chars().count() > MAX_PLAYER_NAME {
+        return Err(ServiceError::InvalidArgument(format!(
+            "`player_name` is longer than {MAX_PLAYER_NAME} characters"
+        )));
+    }
+    if let Some(control) = name.chars().find(|c| c.is_control()) {
+        return Err(ServiceError::InvalidArgument(format!(
+            "`player_name` holds the control character U+{:04X}; use printable characters only",
+            u32::from(control)
+        )));
+    }
+    Ok(())
+}
+
 /// The action a request chose, or why it chose none.
 fn chosen(choice: Option<ActionChoice>) -> Result<ActionChoice, ServiceError> {
     choice.ok_or_else(|| {
@@ -234,12 +251,7 @@ impl pb::match_service_server::MatchService for MatchApi {
     ) -> Result<Response<pb::JoinMatchResponse>, Status> {
         let request = request.into_inner();
         let handle = self.registry.get(match_id(&request.match_id)?).await?;
-        if request.player_name.chars().count() > MAX_PLAYER_NAME {
-            return Err(ServiceError::InvalidArgument(format!(
-                "`player_name` is longer than {MAX_PLAYER_NAME} characters"
-            ))
-            .into());
-        }
+        player_name(&request.player_name)?;
         let seat = Some(request.seat).filter(|s| !s.is_empty());
         Ok(Response::new(handle.join(seat, request.player_name).await?))
     }

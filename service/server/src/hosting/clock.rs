@@ -97,6 +97,16 @@ fn duration(
         ))
     };
     let value = value.cloned().unwrap_or_default();
+    // google.protobuf.Duration keeps `nanos` within one second and of the sign of `seconds`;
+    // prost would quietly carry anything else over into the seconds instead of refusing it.
+    let nanos_in_range = (-999_999_999..=999_999_999).contains(&value.nanos)
+        && !(value.seconds > 0 && value.nanos < 0)
+        && !(value.seconds < 0 && value.nanos > 0);
+    if !nanos_in_range {
+        return Err(invalid(
+            "has `nanos` outside -999,999,999..=999,999,999 or of the other sign than `seconds`",
+        ));
+    }
     let parsed = Duration::try_from(value).map_err(|_| invalid("is negative or malformed"))?;
     if parsed > LONGEST {
         return Err(invalid("is longer than a day"));
@@ -453,5 +463,18 @@ mod tests {
             forfeit_after: 0,
         };
         assert!(Hosting::from_proto(None, Some(&bad_policy), None).is_err());
+    }
+
+    #[test]
+    fn durations_outside_the_protobuf_range_are_refused_not_normalised() {
+        let abandon = |seconds: i64, nanos: i32| {
+            Hosting::from_proto(None, None, Some(&prost_types::Duration { seconds, nanos }))
+        };
+        assert!(abandon(5, 999_999_999).is_ok());
+        for (seconds, nanos) in [(1, 2_000_000_000), (5, -1), (0, 1_000_000_000), (-1, 5)] {
+            let refused = abandon(seconds, nanos).expect_err("out of range");
+            assert_eq!(refused.reason(), "INVALID_ARGUMENT", "{seconds}s {nanos}ns");
+            assert!(refused.to_string().contains("nanos"), "{refused}");
+        }
     }
 }
