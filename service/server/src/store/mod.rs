@@ -13,9 +13,14 @@
 //! Writes go through one writer task that commits them in batches (group commit): whatever
 //! accumulated while the previous transaction was committing goes into the next one, and each
 //! waiting caller is answered once its batch is durable. Under load one fsync then serves many
-//! matches, without weakening the promise that an acknowledged write survives a crash. A batch
-//! that fails fails for every write in it; the callers' matches stop taking actions and come
-//! back from what was committed at the next start.
+//! matches, without weakening the promise that an acknowledged write survives a crash.
+//!
+//! A batch that fails fails for every write in it, and the store turns unwritable: the writer
+//! stops committing, answers every write at once with [`StoreError::Unwritable`], and probes the
+//! database with a backoff (reconnecting to PostgreSQL, a real one-page write to SQLite) until a
+//! probe succeeds; then it is writable again. [`Store::writable`] tells the hosting and the
+//! health service which state it is in. The failed batch's matches drop what they had not
+//! stored and come back from what was committed (see `hosting`).
 
 mod packed;
 mod postgres;
@@ -23,8 +28,9 @@ mod sqlite;
 
 use std::path::Path;
 use std::sync::Arc;
+use std::time::Duration;
 
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 
 /// The database file under the data directory.
 pub const SQLITE_FILE: &str = "pitchmate.db";
@@ -33,6 +39,9 @@ pub const SQLITE_FILE: &str = "pitchmate.db";
 const WRITE_QUEUE: usize = 8192;
 /// The most writes one transaction takes.
 const MAX_BATCH: usize = 2048;
+/// The first wait between probes of an unwritable store; it doubles up to [`LONGEST_BACKOFF`].
+const FIRST_BACKOFF: Duration = Duration::from_millis(100);
+const LONGEST_BACKOFF: Duration = Duration::from_secs(5);
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum StoreError {
@@ -44,6 +53,9 @@ pub enum StoreError {
     SchemaTooNew { found: i64, known: i64 },
     #[error("the store is closed")]
     Closed,
+    /// A commit failed and the store has not yet shown it can write again.
+    #[error("the store cannot write until it recovers from: {0}")]
+    Unwritable(String),
 }
 
 impl From<rusqlite::Error> for StoreError {
@@ -56,6 +68,14 @@ impl From<tokio_postgres::Error> for StoreError {
     fn from(error: tokio_postgres::Error) -> Self {
         Self::Database(format!("postgresql: {error}"))
     }
+}
+
+/// Whether the store is committing writes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StoreHealth {
+    Writable,
+    /// A commit failed and no probe has succeeded since; the last failure.
+    Unwritable(String),
 }
 
 /// A match's row: what listing and loading need, the rest as bytes.
@@ -231,6 +251,14 @@ impl Backend {
         }
     }
 
+    /// Whether the database takes writes again, after a failed commit.
+    async fn probe(&self) -> Result<(), StoreError> {
+        match self {
+            Self::Sqlite(store) => store.probe().await,
+            Self::Postgres(store) => store.probe().await,
+        }
+    }
+
     /// Work that follows a commit once its callers were answered.
     async fn after_batch(&self) -> Result<(), StoreError> {
         match self {
@@ -253,6 +281,7 @@ impl Backend {
 pub struct Store {
     requests: mpsc::Sender<Request>,
     backend: Arc<Backend>,
+    health: watch::Receiver<StoreHealth>,
 }
 
 impl std::fmt::Debug for Store {
@@ -278,8 +307,24 @@ impl Store {
         };
         let backend = Arc::new(backend);
         let (requests, receiver) = mpsc::channel(WRITE_QUEUE);
-        tokio::spawn(write_loop(Arc::clone(&backend), receiver));
-        Ok(Self { requests, backend })
+        let (health_sender, health) = watch::channel(StoreHealth::Writable);
+        tokio::spawn(write_loop(Arc::clone(&backend), receiver, health_sender));
+        Ok(Self {
+            requests,
+            backend,
+            health,
+        })
+    }
+
+    /// Whether writes are being committed. While not, every write fails at once with
+    /// [`StoreError::Unwritable`] and nothing is queued.
+    pub fn writable(&self) -> bool {
+        *self.health.borrow() == StoreHealth::Writable
+    }
+
+    /// Follows [`Store::writable`]. The sender goes away when the store is closed.
+    pub fn health(&self) -> watch::Receiver<StoreHealth> {
+        self.health.clone()
     }
 
     /// Stores a new match with its first events; returns once they are durable.
@@ -293,6 +338,9 @@ impl Store {
     }
 
     async fn write(&self, write: Write) -> Result<(), StoreError> {
+        if let StoreHealth::Unwritable(cause) = &*self.health.borrow() {
+            return Err(StoreError::Unwritable(cause.clone()));
+        }
         let (done, committed) = oneshot::channel();
         self.requests
             .send(Request::Write(write, done))
@@ -323,8 +371,13 @@ impl Store {
 }
 
 /// The single writer: takes whatever is queued (up to [`MAX_BATCH`]), commits it as one
-/// transaction, answers every caller in the batch, and repeats.
-async fn write_loop(backend: Arc<Backend>, mut requests: mpsc::Receiver<Request>) {
+/// transaction, answers every caller in the batch, and repeats. After a failed batch it
+/// recovers (see [`recover`]) before it commits anything else.
+async fn write_loop(
+    backend: Arc<Backend>,
+    mut requests: mpsc::Receiver<Request>,
+    health: watch::Sender<StoreHealth>,
+) {
     while let Some(first) = requests.recv().await {
         let mut batch = Vec::new();
         let mut waiting = Vec::new();
@@ -349,20 +402,79 @@ async fn write_loop(backend: Arc<Backend>, mut requests: mpsc::Receiver<Request>
             let result = backend.commit(batch).await;
             if let Err(error) = &result {
                 tracing::error!(%error, writes = waiting.len(), "a batch of writes failed");
+                health.send_replace(StoreHealth::Unwritable(error.to_string()));
             }
             for done in waiting {
                 // A caller that went away needs no answer.
                 let _ = done.send(result.clone());
             }
-            // Only now, with every caller answered, housekeeping that need not delay them.
-            if let Err(error) = backend.after_batch().await {
-                tracing::warn!(%error, "store housekeeping failed");
+            if result.is_ok() {
+                // Only now, with every caller answered, housekeeping that need not delay them.
+                if let Err(error) = backend.after_batch().await {
+                    tracing::warn!(%error, "store housekeeping failed");
+                }
+            } else if closing.is_none() {
+                match recover(&backend, &mut requests, &health).await {
+                    Recovery::Writable => {
+                        tracing::info!("the store writes again");
+                        health.send_replace(StoreHealth::Writable);
+                    }
+                    Recovery::Closing(done) => closing = Some(done),
+                    Recovery::Abandoned => return,
+                }
             }
         }
         if let Some(done) = closing {
             requests.close();
             let _ = done.send(backend.close().await);
             return;
+        }
+    }
+}
+
+/// How recovering from a failed batch ended.
+enum Recovery {
+    Writable,
+    /// Asked to close meanwhile: the reply goes here.
+    Closing(oneshot::Sender<Result<(), StoreError>>),
+    /// Every handle of the store is gone.
+    Abandoned,
+}
+
+/// Probes the database with a doubling backoff until it takes writes again, answering every
+/// write that arrives meanwhile with [`StoreError::Unwritable`] (they were sent before their
+/// callers could see the store fail).
+async fn recover(
+    backend: &Backend,
+    requests: &mut mpsc::Receiver<Request>,
+    health: &watch::Sender<StoreHealth>,
+) -> Recovery {
+    let mut backoff = FIRST_BACKOFF;
+    loop {
+        let retry_at = tokio::time::Instant::now() + backoff;
+        loop {
+            tokio::select! {
+                () = tokio::time::sleep_until(retry_at) => break,
+                request = requests.recv() => match request {
+                    Some(Request::Write(_, done)) => {
+                        let cause = match &*health.borrow() {
+                            StoreHealth::Unwritable(cause) => cause.clone(),
+                            StoreHealth::Writable => String::new(),
+                        };
+                        let _ = done.send(Err(StoreError::Unwritable(cause)));
+                    }
+                    Some(Request::Close(done)) => return Recovery::Closing(done),
+                    None => return Recovery::Abandoned,
+                },
+            }
+        }
+        match backend.probe().await {
+            Ok(()) => return Recovery::Writable,
+            Err(error) => {
+                tracing::warn!(%error, retry_in = ?backoff, "the store still cannot write");
+                health.send_replace(StoreHealth::Unwritable(error.to_string()));
+                backoff = (backoff * 2).min(LONGEST_BACKOFF);
+            }
         }
     }
 }

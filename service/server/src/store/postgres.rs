@@ -3,6 +3,11 @@
 //! which tokio-postgres pipelines when several calls read at once. No TLS: the server is meant
 //! to reach its database over loopback or a private network.
 //!
+//! Either connection may break (the database restarts, the network drops, a statement hangs).
+//! After a failed or timed-out commit the writer's connection is thrown away and the store's
+//! recovery probes connect a new one; the reader's is replaced by the first read that finds it
+//! closed or timed out, at most one attempt per [`RECONNECT_PAUSE`].
+//!
 //! Layout (schema 2): `matches`, and `appends` with one row per accepted command (its inputs,
 //! events and answer packed into one value) keyed by the match's integer key
 //! (`matches.created`) and the append's number. Unlike SQLite, PostgreSQL writes changed rows,
@@ -13,9 +18,12 @@
 //! change in one `UPDATE ... FROM unnest(...)`, and one per new match.
 
 use std::collections::HashMap;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use tokio::sync::Mutex;
-use tokio_postgres::{Client, NoTls, Row, Statement, Transaction};
+use tokio_postgres::{Client, Config, NoTls, Row, Statement, Transaction};
 
 use super::packed::{Tail, Unpacked};
 use super::{AnswerRow, EventRow, InputKind, InputRow, MatchRow, StoreError, StoredMatch, Write};
@@ -93,9 +101,19 @@ const TAILS_KEPT: usize = 65_536;
 /// Serialises schema changes between servers starting at once against one database.
 const MIGRATION_LOCK: i64 = 0x7069_7463_686d_6174;
 
+/// How long connecting may take, unless the URL says (`connect_timeout`).
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long one commit or read may take before its connection is given up as broken: a
+/// database that stopped answering must not hold every match's writes forever.
+const OPERATION_TIMEOUT: Duration = Duration::from_secs(10);
+/// The least time between two attempts to connect the reader again.
+const RECONNECT_PAUSE: Duration = Duration::from_millis(500);
+
 pub struct PostgresStore {
-    writer: Mutex<Writer>,
-    reader: Client,
+    config: Config,
+    /// `None` after a failed commit, until a probe has connected again.
+    writer: Mutex<Option<Writer>>,
+    reader: Reader,
 }
 
 /// The writer's connection with its statements prepared once.
@@ -154,14 +172,134 @@ impl Statements {
     }
 }
 
-async fn connect(url: &str) -> Result<Client, StoreError> {
-    let (client, connection) = tokio_postgres::connect(url, NoTls).await?;
+/// The URL's settings, with this server's defaults where it is silent.
+fn config(url: &str) -> Result<Config, StoreError> {
+    let mut config: Config = url.parse()?;
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(CONNECT_TIMEOUT);
+    }
+    if config.get_application_name().is_none() {
+        config.application_name("pitchmate");
+    }
+    Ok(config)
+}
+
+async fn connect(config: &Config) -> Result<Client, StoreError> {
+    let (client, connection) = config.connect(NoTls).await?;
     tokio::spawn(async move {
         if let Err(error) = connection.await {
-            tracing::error!(%error, "postgresql connection ended");
+            tracing::warn!(%error, "postgresql connection ended");
         }
     });
     Ok(client)
+}
+
+/// `operation`, or a timeout error once [`OPERATION_TIMEOUT`] has passed.
+async fn within<T>(
+    operation: impl Future<Output = Result<T, StoreError>>,
+) -> Result<T, StoreError> {
+    tokio::time::timeout(OPERATION_TIMEOUT, operation)
+        .await
+        .unwrap_or_else(|_| {
+            Err(StoreError::Database(format!(
+                "postgresql: no answer within {} s",
+                OPERATION_TIMEOUT.as_secs()
+            )))
+        })
+}
+
+/// The connection reads share, connected again when it breaks.
+struct Reader {
+    config: Config,
+    current: std::sync::Mutex<ReaderState>,
+    /// One reconnection at a time.
+    connecting: Mutex<()>,
+}
+
+struct ReaderState {
+    client: Option<Arc<Client>>,
+    last_failure: Option<Instant>,
+}
+
+impl Reader {
+    fn new(config: Config, client: Client) -> Self {
+        Self {
+            config,
+            current: std::sync::Mutex::new(ReaderState {
+                client: Some(Arc::new(client)),
+                last_failure: None,
+            }),
+            connecting: Mutex::new(()),
+        }
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, ReaderState> {
+        self.current
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn usable(&self) -> Option<Arc<Client>> {
+        self.state().client.clone().filter(|c| !c.is_closed())
+    }
+
+    async fn client(&self) -> Result<Arc<Client>, StoreError> {
+        if let Some(client) = self.usable() {
+            return Ok(client);
+        }
+        let _one_at_a_time = self.connecting.lock().await;
+        if let Some(client) = self.usable() {
+            return Ok(client);
+        }
+        if self
+            .state()
+            .last_failure
+            .is_some_and(|at| at.elapsed() < RECONNECT_PAUSE)
+        {
+            return Err(StoreError::Database(
+                "postgresql: cannot connect right now; retrying shortly".to_owned(),
+            ));
+        }
+        match connect(&self.config).await {
+            Ok(client) => {
+                let client = Arc::new(client);
+                *self.state() = ReaderState {
+                    client: Some(Arc::clone(&client)),
+                    last_failure: None,
+                };
+                tracing::info!("postgresql reader connected again");
+                Ok(client)
+            }
+            Err(error) => {
+                self.state().last_failure = Some(Instant::now());
+                Err(error)
+            }
+        }
+    }
+
+    /// Runs `read` on the shared connection; one that times out is given up, so the next read
+    /// connects afresh rather than queueing behind it.
+    async fn read<T, F>(&self, read: impl FnOnce(Arc<Client>) -> F) -> Result<T, StoreError>
+    where
+        F: Future<Output = Result<T, StoreError>>,
+    {
+        let client = self.client().await?;
+        let result = tokio::time::timeout(OPERATION_TIMEOUT, read(Arc::clone(&client))).await;
+        result.unwrap_or_else(|_| {
+            let mut state = self.state();
+            if state
+                .client
+                .as_ref()
+                .is_some_and(|c| Arc::ptr_eq(c, &client))
+            {
+                state.client = None;
+            }
+            Err(StoreError::Database(format!(
+                "postgresql: no answer within {} s",
+                OPERATION_TIMEOUT.as_secs()
+            )))
+        })
+    }
 }
 
 async fn migrate(client: &mut Client) -> Result<(), StoreError> {
@@ -301,48 +439,87 @@ async fn one_row_per_append(transaction: &Transaction<'_>) -> Result<(), StoreEr
 
 impl PostgresStore {
     pub async fn open(url: &str) -> Result<Self, StoreError> {
-        let mut client = connect(url).await?;
+        let config = config(url)?;
+        let mut client = connect(&config).await?;
         migrate(&mut client).await?;
         let statements = Statements::prepare(&client).await?;
-        let reader = connect(url).await?;
+        let reader = Reader::new(config.clone(), connect(&config).await?);
         Ok(Self {
-            writer: Mutex::new(Writer {
+            writer: Mutex::new(Some(Writer {
                 client,
                 statements,
                 tails: HashMap::new(),
-            }),
+            })),
             reader,
+            config,
         })
     }
 
     pub async fn commit(&self, batch: Vec<Write>) -> Result<(), StoreError> {
-        let mut writer = self.writer.lock().await;
+        let mut slot = self.writer.lock().await;
+        let Some(writer) = slot.as_mut() else {
+            return Err(StoreError::Unwritable(
+                "postgresql: the writer is not connected".to_owned(),
+            ));
+        };
         let Writer {
             client,
             statements,
             tails,
-        } = &mut *writer;
+        } = writer;
         if tails.len() > TAILS_KEPT {
             tails.clear();
         }
-        let result = commit_batch(client, statements, tails, batch).await;
+        let result = within(commit_batch(client, statements, tails, batch)).await;
         if result.is_err() {
-            // Some tails may have moved past rows that were rolled back.
-            tails.clear();
+            // Its transaction failed, hung or may have committed unseen: a new connection, with
+            // every tail read again, is the only state known to be true.
+            *slot = None;
         }
         result
     }
 
+    /// Connects the writer again if it broke, and asks the database for an answer.
+    pub async fn probe(&self) -> Result<(), StoreError> {
+        let mut slot = self.writer.lock().await;
+        if slot.as_ref().is_none_or(|writer| writer.client.is_closed()) {
+            *slot = None;
+            let client = connect(&self.config).await?;
+            let statements = within(Statements::prepare(&client)).await?;
+            tracing::info!("postgresql writer connected again");
+            *slot = Some(Writer {
+                client,
+                statements,
+                tails: HashMap::new(),
+            });
+        }
+        let Some(writer) = slot.as_ref() else {
+            unreachable!("connected above");
+        };
+        let answered = within(async {
+            writer.client.simple_query("SELECT 1").await?;
+            Ok(())
+        })
+        .await;
+        if answered.is_err() {
+            *slot = None;
+        }
+        answered
+    }
+
     pub async fn matches(&self) -> Result<Vec<MatchRow>, StoreError> {
-        let rows = self
-            .reader
-            .query(
-                "SELECT match_id, variant_id, status, setup, summary FROM matches \
-                 ORDER BY created",
-                &[],
-            )
-            .await?;
-        Ok(rows.iter().map(match_row).collect())
+        self.reader
+            .read(|client| async move {
+                let rows = client
+                    .query(
+                        "SELECT match_id, variant_id, status, setup, summary FROM matches \
+                         ORDER BY created",
+                        &[],
+                    )
+                    .await?;
+                Ok(rows.iter().map(match_row).collect())
+            })
+            .await
     }
 
     pub async fn load(&self, match_id: &str) -> Result<Option<StoredMatch>, StoreError> {
@@ -350,35 +527,37 @@ impl PostgresStore {
         // only ever added, and the match row is read first: a concurrent commit can add to
         // what follows, never take away. Recovery reads before anything writes; replays use
         // only the events.
-        let Some(row) = self
-            .reader
-            .query_opt(
-                "SELECT match_id, variant_id, status, setup, summary, created FROM matches \
-                 WHERE match_id = $1",
-                &[&match_id],
-            )
-            .await?
-        else {
-            return Ok(None);
-        };
-        let key: i64 = row.get(5);
-        let mut unpacked = Unpacked::default();
-        for append in self
-            .reader
-            .query(
-                "SELECT body FROM appends WHERE match_key = $1 ORDER BY number",
-                &[&key],
-            )
-            .await?
-        {
-            unpacked.add(match_id, append.get(0))?;
-        }
-        Ok(Some(StoredMatch {
-            row: match_row(&row),
-            inputs: unpacked.inputs,
-            events: unpacked.events,
-            answers: unpacked.answers,
-        }))
+        self.reader
+            .read(|client| async move {
+                let Some(row) = client
+                    .query_opt(
+                        "SELECT match_id, variant_id, status, setup, summary, created \
+                         FROM matches WHERE match_id = $1",
+                        &[&match_id],
+                    )
+                    .await?
+                else {
+                    return Ok(None);
+                };
+                let key: i64 = row.get(5);
+                let mut unpacked = Unpacked::default();
+                for append in client
+                    .query(
+                        "SELECT body FROM appends WHERE match_key = $1 ORDER BY number",
+                        &[&key],
+                    )
+                    .await?
+                {
+                    unpacked.add(match_id, append.get(0))?;
+                }
+                Ok(Some(StoredMatch {
+                    row: match_row(&row),
+                    inputs: unpacked.inputs,
+                    events: unpacked.events,
+                    answers: unpacked.answers,
+                }))
+            })
+            .await
     }
 }
 

@@ -127,6 +127,20 @@ fn connect(path: &PathBuf) -> Result<Connection, StoreError> {
     Ok(connection)
 }
 
+/// SQLite takes an empty file for an empty database, but one this server opened is never empty
+/// (switching to WAL writes its first page at once): an empty file is a truncated or half-copied
+/// store, and starting on it would look like every match was lost.
+fn refuse_empty_file(path: &PathBuf) -> Result<(), StoreError> {
+    match std::fs::metadata(path) {
+        Ok(metadata) if metadata.len() == 0 => Err(StoreError::Database(format!(
+            "the store file {} is empty (0 bytes), so it was truncated or copied incompletely; \
+             restore it from a backup, or move it away to start with no matches",
+            path.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
 fn migrate(connection: &mut Connection) -> Result<(), StoreError> {
     let transaction = connection.transaction()?;
     transaction
@@ -249,6 +263,7 @@ async fn blocking<C: Send + 'static, T: Send + 'static>(
 impl SqliteStore {
     pub async fn open(path: PathBuf) -> Result<Self, StoreError> {
         tokio::task::spawn_blocking(move || {
+            refuse_empty_file(&path)?;
             let mut connection = connect(&path)?;
             // No checkpoint inside a commit (SQLite's default, once the log holds 1,000
             // pages): the write loop asks for one after answering a batch's callers, see
@@ -281,6 +296,18 @@ impl SqliteStore {
                 tails.clear();
             }
             result
+        })
+        .await
+    }
+
+    /// A real commit of one page: the header's user version rewritten as it is. It fails as
+    /// any commit would while the disk is full or the file cannot be written.
+    pub async fn probe(&self) -> Result<(), StoreError> {
+        blocking(&self.writer, |writer| {
+            let connection = &writer.connection;
+            let version: i64 = connection.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+            connection.pragma_update(None, "user_version", version)?;
+            Ok(())
         })
         .await
     }

@@ -32,6 +32,19 @@ pub(crate) async fn scratch_store() -> (Store, ScratchDir) {
     (store, dir)
 }
 
+/// Checks a write was refused by the database itself, then waits until the store, unwritable
+/// since, has probed its way back, so the next write is judged on its own.
+async fn refused(result: Result<(), StoreError>, store: &Store) {
+    assert!(matches!(result, Err(StoreError::Database(_))), "{result:?}");
+    tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        store.health().wait_for(|h| *h == StoreHealth::Writable),
+    )
+    .await
+    .expect("a probe succeeds")
+    .expect("the store is open");
+}
+
 fn row(match_id: &str) -> MatchRow {
     MatchRow {
         match_id: match_id.to_owned(),
@@ -127,16 +140,13 @@ where
     let mut clash = action("a", 2, 4);
     clash.events[0] = event(5);
     clash.events[1] = event(4);
-    assert!(matches!(
-        store.append(clash).await,
-        Err(StoreError::Database(_))
-    ));
+    refused(store.append(clash).await, &store).await;
     assert_eq!(store.load("a").await.unwrap().unwrap().inputs.len(), 2);
-    assert!(store.append(action("missing", 0, 1)).await.is_err());
+    refused(store.append(action("missing", 0, 1)).await, &store).await;
     // An input number twice fails too; after failures the match goes on where it stood.
     let mut again = action("a", 2, 5);
     again.inputs[0].number = 1;
-    assert!(store.append(again).await.is_err());
+    refused(store.append(again).await, &store).await;
     store.append(action("a", 2, 5)).await.unwrap();
     let loaded = store.load("a").await.unwrap().unwrap();
     assert_eq!(
@@ -213,10 +223,10 @@ where
 
     // Where a match stands survives the reopening: what was stored is refused again, what
     // follows it is taken.
-    assert!(store.append(action("m00", 20, 40)).await.is_err());
+    refused(store.append(action("m00", 20, 40)).await, &store).await;
     let mut stale = action("m00", 19, 41);
     stale.events.clear();
-    assert!(store.append(stale).await.is_err());
+    refused(store.append(stale).await, &store).await;
     store.append(action("m00", 20, 41)).await.unwrap();
     let loaded = store.load("m00").await.unwrap().unwrap();
     assert_eq!(loaded.events.len(), 42);
@@ -543,8 +553,8 @@ where
     }
 
     // The migrated history is followed by new appends, and still guards its numbers.
-    assert!(store.append(action("old-a", 5, 7)).await.is_err());
-    assert!(store.append(action("old-a", 4, 8)).await.is_err());
+    refused(store.append(action("old-a", 5, 7)).await, &store).await;
+    refused(store.append(action("old-a", 4, 8)).await, &store).await;
     store.append(action("old-a", 5, 8)).await.unwrap();
     store.append(action("old-b", 0, 1)).await.unwrap();
     store.create(row("new"), vec![event(1)]).await.unwrap();
@@ -636,4 +646,81 @@ async fn sqlite_reads_back_what_only_the_log_holds() {
     );
     copy.remove();
     dir.remove();
+}
+
+#[tokio::test]
+async fn an_empty_store_file_is_refused_not_taken_for_an_empty_store() {
+    let dir = ScratchDir::new();
+    let file = dir.0.join(SQLITE_FILE);
+    std::fs::File::create(&file).unwrap();
+    let refused = Store::open("", &dir.0).await.expect_err("an empty file");
+    assert!(
+        refused.to_string().contains("is empty (0 bytes)"),
+        "{refused}"
+    );
+    assert_eq!(std::fs::metadata(&file).unwrap().len(), 0, "left as it was");
+    std::fs::remove_file(&file).unwrap();
+    let fresh = Store::open("", &dir.0).await.expect("no file: a new store");
+    fresh.close().await.unwrap();
+    dir.remove();
+}
+
+/// A failed batch turns the store unwritable: writes fail at once without being queued, until a
+/// probe finds the database writable again, and then writes are committed as before.
+async fn recovers_from_a_failed_batch<F, Fut>(open: F)
+where
+    F: Fn() -> Fut,
+    Fut: Future<Output = Result<Store, StoreError>>,
+{
+    let store = open().await.expect("open");
+    let mut health = store.health();
+    store.create(row("a"), vec![event(1)]).await.unwrap();
+    assert!(store.writable());
+    let failed = store.append(action("no-such-match", 0, 1)).await;
+    assert!(matches!(failed, Err(StoreError::Database(_))), "{failed:?}");
+    assert!(
+        !store.writable(),
+        "unwritable before the caller hears of it"
+    );
+    let refused = store.append(action("a", 0, 2)).await;
+    assert!(
+        matches!(refused, Err(StoreError::Unwritable(_))),
+        "{refused:?}"
+    );
+    tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        health.wait_for(|h| *h == StoreHealth::Writable),
+    )
+    .await
+    .expect("a probe succeeds")
+    .expect("the store is open");
+    store.append(action("a", 0, 2)).await.expect("writes again");
+    let loaded = store.load("a").await.unwrap().unwrap();
+    assert_eq!(loaded.inputs.len(), 1, "the refused write was never stored");
+    store.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_recovers_from_a_failed_batch() {
+    let dir = ScratchDir::new();
+    let path = dir.0.clone();
+    recovers_from_a_failed_batch(|| Store::open("", &path)).await;
+    dir.remove();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_recovers_from_a_failed_batch() {
+    let Some(schema) = TestSchema::create().await else {
+        return;
+    };
+    let url = schema.url.clone();
+    let dir = PathBuf::from("unused-by-postgres");
+    let outcome = tokio::spawn(async move {
+        recovers_from_a_failed_batch(|| Store::open(&url, &dir)).await;
+    })
+    .await;
+    schema.drop_schema().await;
+    if let Err(panic) = outcome {
+        std::panic::resume_unwind(panic.into_panic());
+    }
 }
