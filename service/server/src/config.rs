@@ -90,6 +90,24 @@ pub struct LimitSettings {
     pub actions_per_second: u32,
     /// Acting calls a seat token may make in a burst above the average rate.
     pub action_burst: u32,
+    /// Streams (`StreamMatchEvents` with a token, `Play`) one seat may have open at once.
+    pub streams_per_seat: usize,
+    /// Matches one client address (an IPv6 /64) may create per second, on average; 0 lifts
+    /// the limit.
+    pub creates_per_second: u32,
+    /// Matches one client address may create in a burst above the average rate.
+    pub create_burst: u32,
+    /// Matches created from one client address that may be unfinished at once; 0 lifts the
+    /// limit.
+    pub open_matches_per_client: usize,
+    /// Seconds after its creation that a match whose seats are not all taken is aborted
+    /// (reason EXPIRED); 0: never.
+    pub expire_unstarted_secs: u64,
+    /// Wrong seat tokens one client address may present per second, on average, before its
+    /// calls with a token are refused; 0 lifts the limit.
+    pub auth_failures_per_second: u32,
+    /// Wrong seat tokens one client address may present in a burst.
+    pub auth_failure_burst: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -124,6 +142,13 @@ impl Settings {
             .set_default("limits.max_response_bytes", 16 * 1024 * 1024)?
             .set_default("limits.actions_per_second", 1000)?
             .set_default("limits.action_burst", 2000)?
+            .set_default("limits.streams_per_seat", 8)?
+            .set_default("limits.creates_per_second", 10)?
+            .set_default("limits.create_burst", 100)?
+            .set_default("limits.open_matches_per_client", 1000)?
+            .set_default("limits.expire_unstarted_secs", 600)?
+            .set_default("limits.auth_failures_per_second", 1)?
+            .set_default("limits.auth_failure_burst", 20)?
             .set_default("store.url", "")?;
         if let Some(path) = &cli.config {
             builder = builder.add_source(File::from(path.as_path()).format(FileFormat::Toml));
@@ -165,6 +190,12 @@ impl Settings {
             ("limits.max_request_bytes", self.limits.max_request_bytes),
             ("limits.max_response_bytes", self.limits.max_response_bytes),
             ("limits.action_burst", self.limits.action_burst as usize),
+            ("limits.streams_per_seat", self.limits.streams_per_seat),
+            ("limits.create_burst", self.limits.create_burst as usize),
+            (
+                "limits.auth_failure_burst",
+                self.limits.auth_failure_burst as usize,
+            ),
         ];
         let url = &self.store.url;
         if !(url.is_empty() || url.starts_with("postgres://") || url.starts_with("postgresql://")) {
@@ -215,6 +246,11 @@ mod tests {
         assert_eq!(settings.limits.watchers_per_match, 256);
         assert_eq!(settings.limits.max_request_bytes, 64 * 1024);
         assert_eq!(settings.limits.actions_per_second, 1000);
+        assert_eq!(settings.limits.streams_per_seat, 8);
+        assert_eq!(settings.limits.creates_per_second, 10);
+        assert_eq!(settings.limits.open_matches_per_client, 1000);
+        assert_eq!(settings.limits.expire_unstarted_secs, 600);
+        assert_eq!(settings.limits.auth_failure_burst, 20);
     }
 
     #[test]
@@ -306,6 +342,8 @@ mod tests {
             env(&[("PITCHMATE__LIMITS__WATCHERS_PER_MATCH", "0")]),
             env(&[("PITCHMATE__LIMITS__ACTION_BURST", "0")]),
             env(&[("PITCHMATE__LIMITS__ACTIONS_PER_SECOND", "-1")]),
+            env(&[("PITCHMATE__LIMITS__STREAMS_PER_SEAT", "0")]),
+            env(&[("PITCHMATE__LIMITS__CREATE_BURST", "0")]),
         ] {
             assert!(
                 Settings::from_layers(&Cli::default(), environment.clone()).is_err(),

@@ -92,15 +92,15 @@ pub enum ServiceError {
     InvalidPosition(String),
     #[error("{0}")]
     InvalidArgument(String),
-    /// The match's actor stopped; only a server shutting down or a bug gets here.
+    /// The match's actor stopped (its store failed, the server is stopping) or cannot start.
     #[error("the match is not available right now ({0}); retry shortly")]
     Unavailable(String),
     /// A stored match this server's rules cannot rebuild: it is kept out of play rather than
     /// continued on a history it did not have.
     #[error("match `{match_id}` cannot be rebuilt from its stored history: {detail}")]
     MatchNotRebuildable { match_id: String, detail: String },
-    /// Reading the store failed.
-    #[error("the match store cannot be read right now ({0}); retry shortly")]
+    /// The store cannot be read, or cannot write: nothing was changed.
+    #[error("the match store is unavailable right now ({0}); retry shortly")]
     StoreUnavailable(String),
     #[error(
         "`{0}` always ends with a winner, so draws cannot be offered; resign or play on instead"
@@ -121,10 +121,35 @@ pub enum ServiceError {
     )]
     WatcherLimit { match_id: String, limit: usize },
     #[error(
-        "this seat token is acting faster than the server allows; retry in {} ms",
+        "{} faster than the server allows; retry in {} ms",
+        limit.what(),
         retry_after.as_millis()
     )]
-    RateLimited { retry_after: Duration },
+    RateLimited {
+        limit: RateLimit,
+        retry_after: Duration,
+    },
+    /// A count with a limit (setting `limits.{setting}`) is at its limit.
+    #[error(
+        "this server allows at most {limit} {what} (setting `limits.{setting}`); retry once one \
+         of them is over"
+    )]
+    QuotaExceeded {
+        what: &'static str,
+        limit: usize,
+        setting: &'static str,
+    },
+    #[error(
+        "seat `{}` of match `{}` already has its limit of {limit} open streams (setting \
+         `limits.streams_per_seat`); close one first",
+        quoted(seat),
+        quoted(match_id)
+    )]
+    SeatStreamLimit {
+        match_id: String,
+        seat: String,
+        limit: usize,
+    },
     #[error(
         "the {message} is {size} bytes, over this server's limit of {limit} bytes (setting \
          `limits.{setting}`){hint}"
@@ -138,6 +163,42 @@ pub enum ServiceError {
         hint: &'static str,
     },
 }
+
+/// Which rate limit a call broke.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RateLimit {
+    /// Acting calls of one seat token.
+    Actions,
+    /// Matches created from one address.
+    Creations,
+    /// Calls with a seat token from an address whose recent tokens were wrong.
+    FailedAuthentications,
+}
+
+impl RateLimit {
+    fn what(self) -> &'static str {
+        match self {
+            Self::Actions => "this seat token is acting",
+            Self::Creations => "this address is creating matches",
+            Self::FailedAuthentications => {
+                "this address is presenting seat tokens that are not valid"
+            }
+        }
+    }
+
+    /// The `limit` metadata of a RATE_LIMITED error.
+    fn name(self) -> &'static str {
+        match self {
+            Self::Actions => "actions",
+            Self::Creations => "creations",
+            Self::FailedAuthentications => "failed_authentications",
+        }
+    }
+}
+
+/// What a client is told to wait before retrying a call that failed for want of the store or
+/// of the match's actor, which come back by themselves.
+const RETRY_UNAVAILABLE: Duration = Duration::from_secs(1);
 
 impl ServiceError {
     /// The stable `ErrorInfo.reason`.
@@ -168,6 +229,8 @@ impl ServiceError {
             Self::OpponentConnected(_) => "OPPONENT_CONNECTED",
             Self::WatcherLimit { .. } => "WATCHER_LIMIT",
             Self::RateLimited { .. } => "RATE_LIMITED",
+            Self::QuotaExceeded { .. } => "QUOTA_EXCEEDED",
+            Self::SeatStreamLimit { .. } => "SEAT_STREAM_LIMIT",
             Self::MessageTooLarge { .. } => "MESSAGE_TOO_LARGE",
         }
     }
@@ -194,9 +257,11 @@ impl ServiceError {
             Self::Unauthenticated(_) | Self::InvalidSeatToken(_) => Code::Unauthenticated,
             Self::Unavailable(_) | Self::StoreUnavailable(_) => Code::Unavailable,
             Self::MatchNotRebuildable { .. } => Code::Internal,
-            Self::WatcherLimit { .. } | Self::RateLimited { .. } | Self::MessageTooLarge { .. } => {
-                Code::ResourceExhausted
-            }
+            Self::WatcherLimit { .. }
+            | Self::RateLimited { .. }
+            | Self::QuotaExceeded { .. }
+            | Self::SeatStreamLimit { .. }
+            | Self::MessageTooLarge { .. } => Code::ResourceExhausted,
         }
     }
 
@@ -218,7 +283,8 @@ impl ServiceError {
     /// When a retry may succeed, for the errors that know.
     pub fn retry_after(&self) -> Option<Duration> {
         match self {
-            Self::RateLimited { retry_after } => Some(*retry_after),
+            Self::RateLimited { retry_after, .. } => Some(*retry_after),
+            Self::Unavailable(_) | Self::StoreUnavailable(_) => Some(RETRY_UNAVAILABLE),
             _ => None,
         }
     }
@@ -268,6 +334,22 @@ impl ServiceError {
             } => HashMap::from([("rule".to_owned(), (*rule).to_owned())]),
             Self::MessageTooLarge { size, limit, .. } => HashMap::from([
                 ("size".to_owned(), size.to_string()),
+                ("limit".to_owned(), limit.to_string()),
+            ]),
+            Self::RateLimited { limit, .. } => {
+                HashMap::from([("limit".to_owned(), limit.name().to_owned())])
+            }
+            Self::QuotaExceeded { limit, setting, .. } => HashMap::from([
+                ("limit".to_owned(), limit.to_string()),
+                ("setting".to_owned(), (*setting).to_owned()),
+            ]),
+            Self::SeatStreamLimit {
+                match_id,
+                seat,
+                limit,
+            } => HashMap::from([
+                ("match_id".to_owned(), match_id.clone()),
+                ("seat".to_owned(), seat.clone()),
                 ("limit".to_owned(), limit.to_string()),
             ]),
             _ => HashMap::new(),
@@ -445,6 +527,7 @@ mod tests {
             ),
             (
                 ServiceError::RateLimited {
+                    limit: RateLimit::Actions,
                     retry_after: Duration::from_millis(250),
                 },
                 Code::ResourceExhausted,
@@ -478,6 +561,7 @@ mod tests {
     #[test]
     fn rate_limited_carries_the_retry_delay() {
         let status = Status::from(ServiceError::RateLimited {
+            limit: RateLimit::Actions,
             retry_after: Duration::from_millis(250),
         });
         let retry = status.get_details_retry_info().expect("RetryInfo attached");
@@ -489,8 +573,16 @@ mod tests {
         });
         assert!(
             other.get_details_retry_info().is_none(),
-            "only the rate limit knows when to retry"
+            "a full match has no time to retry at"
         );
+        for passing in [
+            ServiceError::StoreUnavailable("down".into()),
+            ServiceError::Unavailable("reloading".into()),
+        ] {
+            let status = Status::from(passing);
+            let retry = status.get_details_retry_info().expect("RetryInfo attached");
+            assert_eq!(retry.retry_delay, Some(RETRY_UNAVAILABLE), "{status:?}");
+        }
     }
 
     #[test]
@@ -501,6 +593,7 @@ mod tests {
                 current: 5,
             },
             ServiceError::RateLimited {
+                limit: RateLimit::Actions,
                 retry_after: Duration::from_millis(250),
             },
             ServiceError::IllegalAction {

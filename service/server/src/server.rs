@@ -9,14 +9,17 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio_stream::StreamExt;
 use tokio_stream::wrappers::TcpListenerStream;
+use tonic::server::NamedService;
 use tonic::transport::Server;
 
-use crate::api::{ActionRateLimiter, MatchApi, MessageSize, ServerApi, VariantApi};
+use crate::api::{MatchApi, MessageSize, ServerApi, VariantApi};
 use crate::config::Settings;
 use crate::games::GameRegistry;
-use crate::hosting::stream::SpectatorSlots;
 use crate::hosting::{ActorLimits, MatchRegistry};
-use crate::store::{Store, StoreError};
+use crate::store::{Store, StoreError, StoreHealth};
+use pb::match_service_server::MatchServiceServer;
+use pb::server_service_server::ServerServiceServer;
+use pb::variant_service_server::VariantServiceServer;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
@@ -47,24 +50,24 @@ pub async fn serve(
         source,
     })?;
     let store = Store::open(&settings.store.url, &settings.data_dir).await?;
-    let registry = Arc::new(
-        MatchRegistry::open(
-            GameRegistry::standard(),
-            ActorLimits {
-                commands: settings.limits.match_commands,
-                live_capacity: settings.stream.live_capacity,
-            },
-            store.clone(),
-        )
-        .await?,
-    );
-    let (stopping_sender, stopping) = watch::channel(false);
     let limits = &settings.limits;
+    let registry = MatchRegistry::open(
+        GameRegistry::standard(),
+        ActorLimits {
+            commands: limits.match_commands,
+            live_capacity: settings.stream.live_capacity,
+            expire_unstarted_after: (limits.expire_unstarted_secs > 0)
+                .then(|| Duration::from_secs(limits.expire_unstarted_secs)),
+        },
+        store.clone(),
+        limits.open_matches_per_client,
+    )
+    .await?;
+    let (stopping_sender, stopping) = watch::channel(false);
     let match_api = pb::match_service_server::MatchServiceServer::new(MatchApi::new(
         Arc::clone(&registry),
         Duration::from_secs(settings.stream.heartbeat_secs),
-        SpectatorSlots::new(limits.watchers_per_match),
-        ActionRateLimiter::new(limits.actions_per_second, limits.action_burst),
+        limits,
         stopping,
     ))
     .max_decoding_message_size(limits.max_request_bytes)
@@ -78,18 +81,15 @@ pub async fn serve(
         .max_encoding_message_size(limits.max_response_bytes);
 
     let (health, health_service) = tonic_health::server::health_reporter();
-    health
-        .set_service_status("", tonic_health::ServingStatus::Serving)
-        .await;
-    health
-        .set_serving::<pb::match_service_server::MatchServiceServer<MatchApi>>()
-        .await;
-    health
-        .set_serving::<pb::variant_service_server::VariantServiceServer<VariantApi>>()
-        .await;
-    health
-        .set_serving::<pb::server_service_server::ServerServiceServer<ServerApi>>()
-        .await;
+    let mut store_health = store.health();
+    // Reported before serving, so the first check already has an answer.
+    report_health(&health, &mut store_health).await;
+    tokio::spawn(async move {
+        // Until the store is closed: the server is stopping.
+        while store_health.changed().await.is_ok() {
+            report_health(&health, &mut store_health).await;
+        }
+    });
 
     let reflection_v1 = tonic_reflection::server::Builder::configure()
         .register_encoded_file_descriptor_set(pb::FILE_DESCRIPTOR_SET)
@@ -129,4 +129,25 @@ pub async fn serve(
     store.close().await?;
     tracing::info!("stopped: every accepted action is stored");
     Ok(())
+}
+
+/// Puts the health service in step with the store: every service is SERVING while the store
+/// writes and NOT_SERVING while it cannot (calls then fail fast with STORE_UNAVAILABLE), so a
+/// load balancer or orchestrator stops sending traffic until the store is back.
+async fn report_health(
+    health: &tonic_health::server::HealthReporter,
+    store: &mut watch::Receiver<StoreHealth>,
+) {
+    let status = match &*store.borrow_and_update() {
+        StoreHealth::Writable => tonic_health::ServingStatus::Serving,
+        StoreHealth::Unwritable(_) => tonic_health::ServingStatus::NotServing,
+    };
+    for service in [
+        "",
+        <MatchServiceServer<MatchApi> as NamedService>::NAME,
+        <VariantServiceServer<VariantApi> as NamedService>::NAME,
+        <ServerServiceServer<ServerApi> as NamedService>::NAME,
+    ] {
+        health.set_service_status(service, status).await;
+    }
 }

@@ -1,32 +1,45 @@
 //! `pitchmate.v1.MatchService`.
 
+use std::future::Future;
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use pitchmate_proto::v1 as pb;
 use tokio::sync::watch;
+use tokio::time::Instant;
 use tokio_stream::StreamExt;
 use tonic::{Request, Response, Status, Streaming};
 
-use super::rate_limit::ActionRateLimiter;
-use super::{action_detail, bearer_token, match_id, paging};
-use crate::error::ServiceError;
+use super::rate_limit::{ActionRateLimiter, RateLimiter};
+use super::{action_detail, bearer_token, client_of, match_id, paging};
+use crate::config::LimitSettings;
+use crate::error::{RateLimit, ServiceError, excerpt};
 use crate::games::ActionChoice;
+use crate::hosting::actor::Subscription;
 use crate::hosting::clock::Hosting;
+use crate::hosting::slots::{Slot, Slots};
 use crate::hosting::stream::{
-    EventStream, PlayStream, Player, PlayerAction, SpectatorSlots, StreamStart, play, watch_events,
+    EventStream, PlayStream, Player, PlayerAction, StreamStart, play, watch_events,
 };
 use crate::hosting::{MatchFilter, MatchRegistry, NewMatch, SeatCall, Submission};
 
 /// The longest player name accepted, in characters.
 const MAX_PLAYER_NAME: usize = 64;
+/// How much of a request's match id its log lines show.
+const LOGGED_ID: usize = 64;
 
 pub struct MatchApi {
     registry: Arc<MatchRegistry>,
     /// Quiet on an event stream before it sends a heartbeat.
     heartbeat: Duration,
-    spectators: SpectatorSlots,
+    /// Spectator streams per match.
+    spectators: Slots<String>,
+    /// Streams per seat, by `match/seat`.
+    seat_streams: Slots<String>,
     action_rate: Arc<ActionRateLimiter>,
+    creations: RateLimiter<IpAddr>,
+    auth_failures: RateLimiter<IpAddr>,
     /// Turns true when the server shuts down, closing every event stream.
     stopping: watch::Receiver<bool>,
 }
@@ -35,16 +48,75 @@ impl MatchApi {
     pub fn new(
         registry: Arc<MatchRegistry>,
         heartbeat: Duration,
-        spectators: SpectatorSlots,
-        action_rate: ActionRateLimiter,
+        limits: &LimitSettings,
         stopping: watch::Receiver<bool>,
     ) -> Self {
         Self {
             registry,
             heartbeat,
-            spectators,
-            action_rate: Arc::new(action_rate),
+            spectators: Slots::new(limits.watchers_per_match),
+            seat_streams: Slots::new(limits.streams_per_seat),
+            action_rate: Arc::new(RateLimiter::new(
+                RateLimit::Actions,
+                limits.actions_per_second,
+                limits.action_burst,
+            )),
+            creations: RateLimiter::new(
+                RateLimit::Creations,
+                limits.creates_per_second,
+                limits.create_burst,
+            ),
+            auth_failures: RateLimiter::new(
+                RateLimit::FailedAuthentications,
+                limits.auth_failures_per_second,
+                limits.auth_failure_burst,
+            ),
             stopping,
+        }
+    }
+
+    /// Runs a call that presents `token` for `client`. While the client's recent wrong tokens
+    /// have used up its allowance it is refused at once, before any token is compared, so
+    /// guessing tokens goes no faster than `limits.auth_failures_per_second`; each wrong token
+    /// uses up one.
+    async fn with_token<T>(
+        &self,
+        client: IpAddr,
+        token: &Option<String>,
+        call: impl Future<Output = Result<T, ServiceError>>,
+    ) -> Result<T, ServiceError> {
+        if token.is_some() {
+            self.auth_failures.check(&client, Instant::now())?;
+        }
+        let result = call.await;
+        if let Err(ServiceError::InvalidSeatToken(_)) = &result {
+            // Over the allowance already: the next call is refused by the check above.
+            let _ = self.auth_failures.take(&client, Instant::now());
+        }
+        result
+    }
+
+    /// The place of a new stream: a spectator's in its match, a seat's among its streams.
+    fn stream_slot(
+        &self,
+        match_id: &str,
+        subscription: &Subscription,
+    ) -> Result<Slot<String>, ServiceError> {
+        match subscription.seat_name {
+            None => self.spectators.claim(&match_id.to_owned()).ok_or_else(|| {
+                ServiceError::WatcherLimit {
+                    match_id: match_id.to_owned(),
+                    limit: self.spectators.limit(),
+                }
+            }),
+            Some(seat) => self
+                .seat_streams
+                .claim(&format!("{match_id}/{seat}"))
+                .ok_or_else(|| ServiceError::SeatStreamLimit {
+                    match_id: match_id.to_owned(),
+                    seat: seat.to_owned(),
+                    limit: self.seat_streams.limit(),
+                }),
         }
     }
 
@@ -56,7 +128,7 @@ impl MatchApi {
     ) -> Result<Option<String>, ServiceError> {
         let token = bearer_token(metadata)?;
         if let Some(token) = &token {
-            self.action_rate.take(token, tokio::time::Instant::now())?;
+            self.action_rate.take(token, Instant::now())?;
         }
         Ok(token)
     }
@@ -71,15 +143,18 @@ impl MatchApi {
     }
 
     /// Resigns, offers or accepts a draw, aborts or claims victory for the token's seat.
-    async fn seat_call(
+    async fn seat_call<T>(
         &self,
-        metadata: &tonic::metadata::MetadataMap,
+        request: &Request<T>,
         match_id_field: &str,
         call: SeatCall,
     ) -> Result<pb::Match, ServiceError> {
-        let token = self.acting_token(metadata)?;
-        let handle = self.registry.get(match_id(match_id_field)?).await?;
-        handle.seat_call(token, call).await
+        let token = self.acting_token(request.metadata())?;
+        self.with_token(client_of(request), &token.clone(), async {
+            let handle = self.registry.get(match_id(match_id_field)?).await?;
+            handle.seat_call(token, call).await
+        })
+        .await
     }
 }
 
@@ -115,7 +190,7 @@ fn chosen(choice: Option<ActionChoice>) -> Result<ActionChoice, ServiceError> {
 fn player_action(
     request: pb::PlayRequest,
     action_rate: &ActionRateLimiter,
-    token: &str,
+    token: &String,
 ) -> Result<PlayerAction, Status> {
     use pb::play_action::Choice;
     let act = match request.kind {
@@ -140,7 +215,7 @@ fn player_action(
         Choice::Notation(text) => ActionChoice::Notation(text),
     });
     let submission = action_rate
-        .take(token, tokio::time::Instant::now())
+        .take(token, Instant::now())
         .and_then(|()| chosen(choice))
         .map(|choice| Submission {
             expected_version: act.expected_version,
@@ -165,6 +240,8 @@ impl pb::match_service_server::MatchService for MatchApi {
         &self,
         request: Request<pb::CreateMatchRequest>,
     ) -> Result<Response<pb::CreateMatchResponse>, Status> {
+        let client = client_of(&request);
+        self.creations.take(&client, Instant::now())?;
         let request = request.into_inner();
         if request.variant_id.is_empty() {
             return Err(ServiceError::InvalidArgument(
@@ -185,6 +262,7 @@ impl pb::match_service_server::MatchService for MatchApi {
                 seed: request.seed,
                 start_position: request.start_position,
                 hosting,
+                creator: Some(client),
             })
             .await?;
         tracing::Span::current().record("match_id", created.match_id.as_str());
@@ -193,17 +271,21 @@ impl pb::match_service_server::MatchService for MatchApi {
         }))
     }
 
-    #[tracing::instrument(name = "rpc", skip_all, fields(method = "GetMatch", match_id = %request.get_ref().match_id))]
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "GetMatch", match_id = %excerpt(&request.get_ref().match_id, LOGGED_ID)))]
     async fn get_match(
         &self,
         request: Request<pb::GetMatchRequest>,
     ) -> Result<Response<pb::GetMatchResponse>, Status> {
         let token = bearer_token(request.metadata())?;
-        let handle = self
-            .registry
-            .get(match_id(&request.get_ref().match_id)?)
+        let (summary, view) = self
+            .with_token(client_of(&request), &token.clone(), async {
+                let handle = self
+                    .registry
+                    .get(match_id(&request.get_ref().match_id)?)
+                    .await?;
+                handle.snapshot(token).await
+            })
             .await?;
-        let (summary, view) = handle.snapshot(token).await?;
         Ok(Response::new(pb::GetMatchResponse {
             r#match: Some(summary),
             view: Some(view),
@@ -244,7 +326,7 @@ impl pb::match_service_server::MatchService for MatchApi {
         }))
     }
 
-    #[tracing::instrument(name = "rpc", skip_all, fields(method = "JoinMatch", match_id = %request.get_ref().match_id))]
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "JoinMatch", match_id = %excerpt(&request.get_ref().match_id, LOGGED_ID)))]
     async fn join_match(
         &self,
         request: Request<pb::JoinMatchRequest>,
@@ -256,119 +338,116 @@ impl pb::match_service_server::MatchService for MatchApi {
         Ok(Response::new(handle.join(seat, request.player_name).await?))
     }
 
-    #[tracing::instrument(name = "rpc", skip_all, fields(method = "GetLegalActions", match_id = %request.get_ref().match_id))]
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "GetLegalActions", match_id = %excerpt(&request.get_ref().match_id, LOGGED_ID)))]
     async fn get_legal_actions(
         &self,
         request: Request<pb::GetLegalActionsRequest>,
     ) -> Result<Response<pb::GetLegalActionsResponse>, Status> {
         let token = bearer_token(request.metadata())?;
         let detail = action_detail("detail", request.get_ref().detail)?;
-        let handle = self
-            .registry
-            .get(match_id(&request.get_ref().match_id)?)
+        let legal = self
+            .with_token(client_of(&request), &token.clone(), async {
+                let handle = self
+                    .registry
+                    .get(match_id(&request.get_ref().match_id)?)
+                    .await?;
+                handle.legal_actions(token, detail).await
+            })
             .await?;
-        Ok(Response::new(handle.legal_actions(token, detail).await?))
+        Ok(Response::new(legal))
     }
 
-    #[tracing::instrument(name = "rpc", skip_all, fields(method = "SubmitAction", match_id = %request.get_ref().match_id))]
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "SubmitAction", match_id = %excerpt(&request.get_ref().match_id, LOGGED_ID)))]
     async fn submit_action(
         &self,
         request: Request<pb::SubmitActionRequest>,
     ) -> Result<Response<pb::SubmitActionResponse>, Status> {
         let token = self.acting_token(request.metadata())?;
+        let client = client_of(&request);
         let request = request.into_inner();
-        let handle = self.registry.get(match_id(&request.match_id)?).await?;
-        let choice = chosen(request.choice.map(|choice| match choice {
-            pb::submit_action_request::Choice::Index(index) => ActionChoice::Index(index),
-            pb::submit_action_request::Choice::Action(action) => ActionChoice::Typed(action),
-            pb::submit_action_request::Choice::Notation(text) => ActionChoice::Notation(text),
-        }))?;
-        let submission = Submission {
-            expected_version: request.expected_version,
-            client_action_id: request.client_action_id,
-            choice,
-        };
-        Ok(Response::new(
-            handle.submit(token, submission).await?.response,
-        ))
+        let submitted = self
+            .with_token(client, &token.clone(), async {
+                let handle = self.registry.get(match_id(&request.match_id)?).await?;
+                let choice = chosen(request.choice.map(|choice| match choice {
+                    pb::submit_action_request::Choice::Index(index) => ActionChoice::Index(index),
+                    pb::submit_action_request::Choice::Action(action) => {
+                        ActionChoice::Typed(action)
+                    }
+                    pb::submit_action_request::Choice::Notation(text) => {
+                        ActionChoice::Notation(text)
+                    }
+                }))?;
+                let submission = Submission {
+                    expected_version: request.expected_version,
+                    client_action_id: request.client_action_id,
+                    choice,
+                };
+                handle.submit(token, submission).await
+            })
+            .await?;
+        Ok(Response::new(submitted.response))
     }
 
-    #[tracing::instrument(name = "rpc", skip_all, fields(method = "Resign", match_id = %request.get_ref().match_id))]
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "Resign", match_id = %excerpt(&request.get_ref().match_id, LOGGED_ID)))]
     async fn resign(
         &self,
         request: Request<pb::ResignRequest>,
     ) -> Result<Response<pb::ResignResponse>, Status> {
         let summary = self
-            .seat_call(
-                request.metadata(),
-                &request.get_ref().match_id,
-                SeatCall::Resign,
-            )
+            .seat_call(&request, &request.get_ref().match_id, SeatCall::Resign)
             .await?;
         Ok(Response::new(pb::ResignResponse {
             r#match: Some(summary),
         }))
     }
 
-    #[tracing::instrument(name = "rpc", skip_all, fields(method = "OfferDraw", match_id = %request.get_ref().match_id))]
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "OfferDraw", match_id = %excerpt(&request.get_ref().match_id, LOGGED_ID)))]
     async fn offer_draw(
         &self,
         request: Request<pb::OfferDrawRequest>,
     ) -> Result<Response<pb::OfferDrawResponse>, Status> {
         let summary = self
-            .seat_call(
-                request.metadata(),
-                &request.get_ref().match_id,
-                SeatCall::OfferDraw,
-            )
+            .seat_call(&request, &request.get_ref().match_id, SeatCall::OfferDraw)
             .await?;
         Ok(Response::new(pb::OfferDrawResponse {
             r#match: Some(summary),
         }))
     }
 
-    #[tracing::instrument(name = "rpc", skip_all, fields(method = "AcceptDraw", match_id = %request.get_ref().match_id))]
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "AcceptDraw", match_id = %excerpt(&request.get_ref().match_id, LOGGED_ID)))]
     async fn accept_draw(
         &self,
         request: Request<pb::AcceptDrawRequest>,
     ) -> Result<Response<pb::AcceptDrawResponse>, Status> {
         let summary = self
-            .seat_call(
-                request.metadata(),
-                &request.get_ref().match_id,
-                SeatCall::AcceptDraw,
-            )
+            .seat_call(&request, &request.get_ref().match_id, SeatCall::AcceptDraw)
             .await?;
         Ok(Response::new(pb::AcceptDrawResponse {
             r#match: Some(summary),
         }))
     }
 
-    #[tracing::instrument(name = "rpc", skip_all, fields(method = "AbortMatch", match_id = %request.get_ref().match_id))]
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "AbortMatch", match_id = %excerpt(&request.get_ref().match_id, LOGGED_ID)))]
     async fn abort_match(
         &self,
         request: Request<pb::AbortMatchRequest>,
     ) -> Result<Response<pb::AbortMatchResponse>, Status> {
         let summary = self
-            .seat_call(
-                request.metadata(),
-                &request.get_ref().match_id,
-                SeatCall::Abort,
-            )
+            .seat_call(&request, &request.get_ref().match_id, SeatCall::Abort)
             .await?;
         Ok(Response::new(pb::AbortMatchResponse {
             r#match: Some(summary),
         }))
     }
 
-    #[tracing::instrument(name = "rpc", skip_all, fields(method = "ClaimVictory", match_id = %request.get_ref().match_id))]
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "ClaimVictory", match_id = %excerpt(&request.get_ref().match_id, LOGGED_ID)))]
     async fn claim_victory(
         &self,
         request: Request<pb::ClaimVictoryRequest>,
     ) -> Result<Response<pb::ClaimVictoryResponse>, Status> {
         let summary = self
             .seat_call(
-                request.metadata(),
+                &request,
                 &request.get_ref().match_id,
                 SeatCall::ClaimVictory,
             )
@@ -378,7 +457,7 @@ impl pb::match_service_server::MatchService for MatchApi {
         }))
     }
 
-    #[tracing::instrument(name = "rpc", skip_all, fields(method = "GetReplay", match_id = %request.get_ref().match_id))]
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "GetReplay", match_id = %excerpt(&request.get_ref().match_id, LOGGED_ID)))]
     async fn get_replay(
         &self,
         request: Request<pb::GetReplayRequest>,
@@ -393,7 +472,7 @@ impl pb::match_service_server::MatchService for MatchApi {
     type ExportReplayStream =
         tokio_stream::Iter<std::vec::IntoIter<Result<pb::ExportReplayResponse, Status>>>;
 
-    #[tracing::instrument(name = "rpc", skip_all, fields(method = "ExportReplay", match_id = %request.get_ref().match_id))]
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "ExportReplay", match_id = %excerpt(&request.get_ref().match_id, LOGGED_ID)))]
     async fn export_replay(
         &self,
         request: Request<pb::ExportReplayRequest>,
@@ -411,28 +490,31 @@ impl pb::match_service_server::MatchService for MatchApi {
 
     type StreamMatchEventsStream = EventStream;
 
-    #[tracing::instrument(name = "rpc", skip_all, fields(method = "StreamMatchEvents", match_id = %request.get_ref().match_id))]
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "StreamMatchEvents", match_id = %excerpt(&request.get_ref().match_id, LOGGED_ID)))]
     async fn stream_match_events(
         &self,
         request: Request<pb::StreamMatchEventsRequest>,
     ) -> Result<Response<Self::StreamMatchEventsStream>, Status> {
         let token = bearer_token(request.metadata())?;
+        let client = client_of(&request);
         let request = request.into_inner();
         let prompt_detail = action_detail("prompt_detail", request.prompt_detail)?;
-        let handle = self.registry.get(match_id(&request.match_id)?).await?;
-        let slot = match token {
-            None if request.include_legal_actions => {
-                return Err(ServiceError::Unauthenticated(
-                    "include_legal_actions prompts a seat: send the seat token JoinMatch \
-                     returned as `authorization: Bearer <token>`, or leave it unset to watch"
-                        .to_owned(),
-                )
-                .into());
-            }
-            None => Some(self.spectators.claim(&request.match_id)?),
-            Some(_) => None,
-        };
-        let subscription = handle.watch(token, request.after_seq).await?;
+        if token.is_none() && request.include_legal_actions {
+            return Err(ServiceError::Unauthenticated(
+                "include_legal_actions prompts a seat: send the seat token JoinMatch returned as \
+                 `authorization: Bearer <token>`, or leave it unset to watch"
+                    .to_owned(),
+            )
+            .into());
+        }
+        let (handle, subscription) = self
+            .with_token(client, &token.clone(), async {
+                let handle = self.registry.get(match_id(&request.match_id)?).await?;
+                let subscription = handle.watch(token, request.after_seq).await?;
+                Ok((handle, subscription))
+            })
+            .await?;
+        let slot = self.stream_slot(&request.match_id, &subscription)?;
         Ok(Response::new(watch_events(
             handle,
             subscription,
@@ -450,6 +532,7 @@ impl pb::match_service_server::MatchService for MatchApi {
         request: Request<Streaming<pb::PlayRequest>>,
     ) -> Result<Response<Self::PlayStream>, Status> {
         let token = bearer_token(request.metadata())?;
+        let client = client_of(&request);
         let mut inbound = request.into_inner();
         let open = match inbound.message().await? {
             Some(pb::PlayRequest {
@@ -469,7 +552,7 @@ impl pb::match_service_server::MatchService for MatchApi {
                 .into());
             }
         };
-        tracing::Span::current().record("match_id", open.match_id.as_str());
+        tracing::Span::current().record("match_id", excerpt(&open.match_id, LOGGED_ID).as_ref());
         let Some(token) = token else {
             return Err(ServiceError::Unauthenticated(
                 "Play acts for a seat: send the seat token JoinMatch returned as \
@@ -479,8 +562,14 @@ impl pb::match_service_server::MatchService for MatchApi {
             .into());
         };
         let prompt_detail = action_detail("prompt_detail", open.prompt_detail)?;
-        let handle = self.registry.get(match_id(&open.match_id)?).await?;
-        let subscription = handle.watch(Some(token.clone()), open.after_seq).await?;
+        let (handle, subscription) = self
+            .with_token(client, &Some(token.clone()), async {
+                let handle = self.registry.get(match_id(&open.match_id)?).await?;
+                let subscription = handle.watch(Some(token.clone()), open.after_seq).await?;
+                Ok((handle, subscription))
+            })
+            .await?;
+        let slot = self.stream_slot(&open.match_id, &subscription)?;
         let action_rate = Arc::clone(&self.action_rate);
         let acting_token = token.clone();
         let actions =
@@ -495,6 +584,7 @@ impl pb::match_service_server::MatchService for MatchApi {
             self.stream_start(),
             prompt_detail,
             player,
+            slot,
         )))
     }
 }

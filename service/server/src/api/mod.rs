@@ -10,9 +10,11 @@ mod variants;
 
 pub use matches::MatchApi;
 pub use message_size::MessageSize;
-pub use rate_limit::ActionRateLimiter;
+pub use rate_limit::{ActionRateLimiter, RateLimiter};
 pub use server::ServerApi;
 pub use variants::VariantApi;
+
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 use pitchmate_proto::v1 as pb;
 use tonic::metadata::MetadataMap;
@@ -32,6 +34,22 @@ fn bearer_token(metadata: &MetadataMap) -> Result<Option<String>, ServiceError> 
         _ => Err(ServiceError::Unauthenticated(
             "the authorization header must be `Bearer <seat token>`".to_owned(),
         )),
+    }
+}
+
+/// Who is calling, as far as per-client limits tell clients apart: the peer's IPv4 address, or
+/// the /64 network of its IPv6 address (one host commonly holds a whole /64, so counting its
+/// addresses apart would let it pass any limit). Calls whose peer is unknown share one key.
+fn client_of<T>(request: &tonic::Request<T>) -> IpAddr {
+    match request.remote_addr().map(|address| address.ip()) {
+        Some(IpAddr::V6(v6)) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6(Ipv6Addr::from(
+                u128::from(v6) & 0xffff_ffff_ffff_ffff_0000_0000_0000_0000,
+            )),
+        },
+        Some(v4) => v4,
+        None => IpAddr::V4(Ipv4Addr::UNSPECIFIED),
     }
 }
 
@@ -77,6 +95,29 @@ mod tests {
             let error = bearer_token(&metadata(bad)).unwrap_err();
             assert_eq!(error.reason(), "UNAUTHENTICATED", "{bad}");
         }
+    }
+
+    #[test]
+    fn clients_are_told_apart_by_ipv4_address_or_ipv6_network() {
+        let from = |address: &str| {
+            let mut request = tonic::Request::new(());
+            request
+                .extensions_mut()
+                .insert(tonic::transport::server::TcpConnectInfo {
+                    local_addr: None,
+                    remote_addr: Some(address.parse().unwrap()),
+                });
+            client_of(&request)
+        };
+        assert_eq!(from("10.0.0.7:5000"), from("10.0.0.7:6000"));
+        assert_ne!(from("10.0.0.7:5000"), from("10.0.0.8:5000"));
+        assert_eq!(from("[2001:db8::1]:5000"), from("[2001:db8::ffff:2]:5000"));
+        assert_ne!(from("[2001:db8::1]:5000"), from("[2001:db8:0:1::1]:5000"));
+        assert_eq!(from("[::ffff:10.0.0.7]:1"), from("10.0.0.7:2"));
+        assert_eq!(
+            client_of(&tonic::Request::new(())),
+            IpAddr::V4(Ipv4Addr::UNSPECIFIED)
+        );
     }
 
     #[test]

@@ -32,9 +32,15 @@
 //! Durability: a command that changes the match (a join, an action, a resignation) is written
 //! to the store, inputs, events and idempotency answer in one append, before anyone learns of
 //! it: the caller's reply, live watchers and the summary all wait for the commit. The actor
-//! takes its next command only after that, so nothing it shows was ever lost by a crash. If the
-//! store fails, the actor answers MATCH_UNAVAILABLE and stops; the next start rebuilds the match
-//! from what was committed.
+//! takes its next command only after that, so nothing it shows was ever lost by a crash. While
+//! the store cannot write, a command that would change the match is refused with
+//! STORE_UNAVAILABLE before it changes anything, and clocks and expiry wait. If a commit fails,
+//! the actor answers STORE_UNAVAILABLE, reports its retirement and stops, dropping whatever it
+//! had not stored; the registry rebuilds the match from what was committed (see `hosting`).
+//!
+//! Expiry: a match whose seats are not all taken `expire_unstarted_after` its creation is
+//! aborted (an input and a `match_ended` event with reason EXPIRED, like any ending) and its
+//! actor retires, so an abandoned or flooded match leaves memory.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -47,6 +53,7 @@ use prost::Message;
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 use tracing::Instrument;
 
+use super::OpenMatch;
 use super::chance::MatchChance;
 use super::clock::{self, Clocks, Hosting, TimeoutPolicy};
 use super::durable;
@@ -106,6 +113,8 @@ pub enum Input {
     ClaimedVictory {
         seat: Seat,
     },
+    /// Not every seat was taken in time; the match was aborted.
+    Expired,
 }
 
 /// The calls by which a seat ends a match, or offers to, besides playing.
@@ -261,9 +270,14 @@ pub struct MatchHandle {
 }
 
 impl MatchHandle {
-    /// The match's summary as of its last change, as everyone may see it.
+    /// The match's summary as of its last stored change, as everyone may see it.
     pub fn summary(&self) -> pb::Match {
         self.published.borrow().summary.clone()
+    }
+
+    /// Whether the actor has stopped: it retired, or its task ended.
+    pub fn is_stopped(&self) -> bool {
+        self.commands.is_closed()
     }
 
     async fn call<T>(&self, command: impl FnOnce(Reply<T>) -> Command) -> Result<T, ServiceError> {
@@ -412,11 +426,57 @@ pub struct Submitted {
     pub last_seq: u64,
 }
 
-/// Channel sizes for one match.
+/// Channel sizes and time limits for one match.
 #[derive(Clone, Copy, Debug)]
 pub struct ActorLimits {
     pub commands: usize,
     pub live_capacity: usize,
+    /// A match not started this long after its creation expires; `None`: never.
+    pub expire_unstarted_after: Option<Duration>,
+}
+
+/// Why an actor stopped by itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RetireReason {
+    /// A commit failed: what the actor held beyond the store is gone, the store has the match.
+    StoreFailed,
+    /// The match expired before it started; it is over.
+    Expired,
+}
+
+/// An actor's last word to the registry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Retirement {
+    pub match_id: String,
+    pub reason: RetireReason,
+}
+
+/// What every actor of a registry shares.
+#[derive(Clone, Debug)]
+pub struct ActorContext {
+    pub limits: ActorLimits,
+    pub store: Store,
+    /// Where an actor that stops by itself says so; nobody listening is fine.
+    pub retired: mpsc::UnboundedSender<Retirement>,
+}
+
+impl ActorContext {
+    /// A context whose retirements nobody follows.
+    pub fn unwatched(limits: ActorLimits, store: Store) -> Self {
+        Self {
+            limits,
+            store,
+            retired: mpsc::unbounded_channel().0,
+        }
+    }
+}
+
+/// Something due at a moment, besides the commands.
+#[derive(Clone, Copy, Debug)]
+enum Due {
+    /// A seat's clock runs out.
+    TimeOut(Seat),
+    Expiry,
 }
 
 struct SeatState {
@@ -453,6 +513,11 @@ struct MatchActor {
     live: broadcast::Sender<Arc<LoggedEvent>>,
     published: watch::Sender<Published>,
     store: Store,
+    retired: mpsc::UnboundedSender<Retirement>,
+    /// When the match expires unless it has started.
+    expires_at: Option<SystemTime>,
+    /// Counts the match against its creator's quota until it is over.
+    open: Option<OpenMatch>,
 }
 
 /// Where a match stood before a command, to tell what the command added.
@@ -462,14 +527,23 @@ struct Mark {
     status: pb::MatchStatus,
 }
 
+/// Sleeps until `at`; without a moment, forever.
+async fn sleep_until(at: Option<SystemTime>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(clock::instant_at(at)).await,
+        None => std::future::pending().await,
+    }
+}
+
 /// Stores a new match with its opening events, then starts its actor.
 pub async fn create(
     setup: MatchSetup,
     game: Box<dyn HostedGame>,
-    limits: ActorLimits,
-    store: Store,
+    context: &ActorContext,
+    open: Option<OpenMatch>,
 ) -> Result<MatchHandle, ServiceError> {
-    let actor = MatchActor::new(setup, game, limits, store);
+    let mut actor = MatchActor::new(setup, game, context);
+    actor.open = open;
     let row = MatchRow {
         match_id: actor.setup.match_id.clone(),
         variant_id: actor.setup.variant_id.clone(),
@@ -485,9 +559,9 @@ pub async fn create(
         .collect();
     actor.store.create(row, events).await.map_err(|error| {
         tracing::error!(%error, "cannot store a new match");
-        ServiceError::Unavailable(format!("the match could not be stored: {error}"))
+        ServiceError::StoreUnavailable(format!("the match could not be stored: {error}"))
     })?;
-    Ok(actor.start(limits))
+    Ok(actor.start(context.limits))
 }
 
 /// Rebuilds a stored match by replaying its inputs against a fresh game, checks that this
@@ -497,8 +571,7 @@ pub async fn create(
 pub fn restore(
     stored: &StoredMatch,
     game: Box<dyn HostedGame>,
-    limits: ActorLimits,
-    store: Store,
+    context: &ActorContext,
 ) -> Result<MatchHandle, String> {
     let setup = durable::setup_from_bytes(&stored.row.setup).map_err(|e| e.to_string())?;
     let inputs = stored
@@ -513,7 +586,7 @@ pub fn restore(
         .map(durable::event_from_row)
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| e.to_string())?;
-    let mut actor = MatchActor::new(setup, game, limits, store);
+    let mut actor = MatchActor::new(setup, game, context);
     actor.replay_times = events.iter().map(|e| e.time).collect();
     actor
         .replay(inputs)
@@ -554,16 +627,12 @@ pub fn restore(
         let (key, answered) = durable::answer_from_row(row).map_err(|e| e.to_string())?;
         actor.answered.insert(key, answered);
     }
-    Ok(actor.start(limits))
+    Ok(actor.start(context.limits))
 }
 
 impl MatchActor {
-    fn new(
-        setup: MatchSetup,
-        game: Box<dyn HostedGame>,
-        limits: ActorLimits,
-        store: Store,
-    ) -> Self {
+    fn new(setup: MatchSetup, game: Box<dyn HostedGame>, context: &ActorContext) -> Self {
+        let limits = context.limits;
         let seats = game
             .info()
             .seats
@@ -577,6 +646,9 @@ impl MatchActor {
         let (live, _) = broadcast::channel(limits.live_capacity);
         let (published, _) = watch::channel(Published::default());
         let seat_count = game.info().seats.len();
+        let expires_at = limits
+            .expire_unstarted_after
+            .map(|after| setup.create_time + after);
         let mut actor = MatchActor {
             clocks: Clocks::new(setup.hosting.time_control, seat_count),
             consecutive_timeouts: vec![0; seat_count],
@@ -596,7 +668,10 @@ impl MatchActor {
             announced: None,
             live,
             published,
-            store,
+            store: context.store.clone(),
+            retired: context.retired.clone(),
+            expires_at,
+            open: None,
         };
         actor.record(
             Visibility::Public,
@@ -666,6 +741,15 @@ impl MatchActor {
                 Input::OfferedDraw { seat } => self.replay_call(seat, SeatCall::OfferDraw)?,
                 Input::AcceptedDraw { seat } => self.replay_call(seat, SeatCall::AcceptDraw)?,
                 Input::ClaimedVictory { seat } => self.replay_call(seat, SeatCall::ClaimVictory)?,
+                Input::Expired => {
+                    if self.status != pb::MatchStatus::Waiting {
+                        return Err(ServiceError::MatchNotActive {
+                            status: "started",
+                            hint: "only a match still waiting for its seats expires",
+                        });
+                    }
+                    self.expire();
+                }
             }
         }
         Ok(())
@@ -680,40 +764,99 @@ impl MatchActor {
 
     async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
         tracing::info!(last_seq = self.log.last_seq(), "match hosted");
+        let mut health = self.store.health();
         loop {
-            let deadline = if self.status == pb::MatchStatus::Active {
-                self.clocks.next_deadline()
-            } else {
-                None
-            };
-            let handled = match deadline {
-                Some((seat, at)) => tokio::select! {
-                    // A deadline that passed while the actor was busy comes before any command
-                    // that arrived meanwhile: a late action is refused, not accepted.
-                    biased;
-                    () = tokio::time::sleep_until(clock::instant_at(at)) => {
-                        self.time_out(seat).await
+            // Nothing falls due while the store cannot write: a timeout or an expiry it could
+            // not store would be lost. It falls due as soon as the store writes again.
+            let due = self.next_due();
+            let writable = self.store.writable();
+            let handled = tokio::select! {
+                // A moment that passed while the actor was busy comes before any command that
+                // arrived meanwhile: a late action is refused, not accepted.
+                biased;
+                () = sleep_until(due.map(|(at, _)| at)), if writable && due.is_some() => {
+                    match due {
+                        Some((_, Due::TimeOut(seat))) => self.time_out(seat).await,
+                        Some((_, Due::Expiry)) => self.expire_and_store().await,
+                        None => Ok(()),
                     }
-                    command = commands.recv() => match command {
-                        Some(command) => self.handle(command).await,
-                        None => break,
-                    },
-                },
-                None => match commands.recv().await {
+                }
+                command = commands.recv() => match command {
                     Some(command) => self.handle(command).await,
                     None => break,
                 },
+                changed = health.changed(), if due.is_some() && !writable => {
+                    if changed.is_err() {
+                        // The store is closed: the server is stopping.
+                        break;
+                    }
+                    Ok(())
+                }
             };
-            if let Err(error) = handled {
-                tracing::error!(
-                    %error,
-                    "storing the match failed; it takes no more commands until the server \
-                     restarts and rebuilds it from what was stored"
-                );
+            let retired = match handled {
+                Err(error) => {
+                    tracing::error!(
+                        %error,
+                        "storing the match failed; it leaves memory and comes back from what \
+                         was stored"
+                    );
+                    Some(RetireReason::StoreFailed)
+                }
+                Ok(()) if self.status == pb::MatchStatus::Aborted && self.expired() => {
+                    Some(RetireReason::Expired)
+                }
+                Ok(()) => None,
+            };
+            if let Some(reason) = retired {
+                // Stop taking commands before the registry hears of it, so that it never
+                // finds the handle still open.
+                commands.close();
+                let _ = self.retired.send(Retirement {
+                    match_id: self.setup.match_id.clone(),
+                    reason,
+                });
                 return;
             }
         }
         tracing::debug!("match actor stopped: no handle left");
+    }
+
+    /// What falls due next, and when.
+    fn next_due(&self) -> Option<(SystemTime, Due)> {
+        match self.status {
+            pb::MatchStatus::Active => self
+                .clocks
+                .next_deadline()
+                .map(|(seat, at)| (at, Due::TimeOut(seat))),
+            pb::MatchStatus::Waiting => self.expires_at.map(|at| (at, Due::Expiry)),
+            _ => None,
+        }
+    }
+
+    fn expired(&self) -> bool {
+        self.result
+            .as_ref()
+            .is_some_and(|r| r.reason == pb::ResultReason::Expired as i32)
+    }
+
+    /// Aborts a match that did not start in time.
+    fn expire(&mut self) {
+        self.inputs.push(Input::Expired);
+        self.version += 1;
+        tracing::info!("expired before every seat was taken");
+        let outcome = Outcome {
+            winner: None,
+            scores: self.game.scores(),
+            reason: "not every seat was taken in time".to_owned(),
+        };
+        self.end(outcome, pb::ResultReason::Expired, pb::MatchStatus::Aborted);
+    }
+
+    async fn expire_and_store(&mut self) -> Result<(), StoreError> {
+        self.moment = clock::now();
+        let mark = self.mark();
+        self.expire();
+        self.commit(mark, None).await
     }
 
     /// A seat's clock ran out: apply the timeout policy and store what it did.
@@ -822,7 +965,7 @@ impl MatchActor {
     }
 
     /// Replies once the command's changes are durable; a failed commit is answered
-    /// MATCH_UNAVAILABLE and returned, which stops the actor.
+    /// STORE_UNAVAILABLE and returned, which retires the actor.
     async fn reply_after_commit<T>(
         &mut self,
         mark: Mark,
@@ -836,9 +979,9 @@ impl MatchActor {
                 Ok(())
             }
             Err(error) => {
-                let _ = reply.send(Err(ServiceError::Unavailable(
-                    "its changes could not be stored".to_owned(),
-                )));
+                let _ = reply.send(Err(ServiceError::StoreUnavailable(format!(
+                    "the change could not be stored, so it did not happen: {error}"
+                ))));
                 Err(error)
             }
         }
@@ -955,6 +1098,17 @@ impl MatchActor {
             self.status,
             pb::MatchStatus::Finished | pb::MatchStatus::Aborted
         )
+    }
+
+    /// For commands that change the match: refused before they change anything while the
+    /// store cannot write, since the change could not be kept.
+    fn require_writable(&self) -> Result<(), ServiceError> {
+        if self.store.writable() {
+            return Ok(());
+        }
+        Err(ServiceError::StoreUnavailable(
+            "the match store cannot write right now, so no change is accepted".to_owned(),
+        ))
     }
 
     fn require_active(&self) -> Result<(), ServiceError> {
@@ -1084,6 +1238,7 @@ impl MatchActor {
         seat: Option<String>,
         player_name: String,
     ) -> Result<pb::JoinMatchResponse, ServiceError> {
+        self.require_writable()?;
         if self.status == pb::MatchStatus::Aborted {
             return Err(ServiceError::MatchNotActive {
                 status: "aborted",
@@ -1222,6 +1377,7 @@ impl MatchActor {
                 None,
             ));
         }
+        self.require_writable()?;
         self.require_active()?;
         let current = self.log.version_for(viewer);
         if submission.expected_version != current {
@@ -1313,6 +1469,7 @@ impl MatchActor {
         call: SeatCall,
     ) -> Result<pb::Match, ServiceError> {
         let seat = self.authenticate(token)?;
+        self.require_writable()?;
         if call == SeatCall::Abort {
             self.require_abortable()?;
         } else {
@@ -1538,6 +1695,7 @@ impl MatchActor {
         self.status = status;
         self.clocks.stop_all();
         self.draw_offer = None;
+        self.open = None;
         tracing::info!(winner = %result.winner, detail = %result.detail, "match ended");
         self.result = Some(result.clone());
         self.record(
@@ -1558,6 +1716,7 @@ mod tests {
     const LIMITS: ActorLimits = ActorLimits {
         commands: 8,
         live_capacity: 64,
+        expire_unstarted_after: None,
     };
 
     fn start_game() -> Box<dyn HostedGame> {
@@ -1590,9 +1749,8 @@ mod tests {
             create_time: SystemTime::now(),
             hosting: Hosting::default(),
         };
-        let handle = create(setup, start_game(), LIMITS, store.clone())
-            .await
-            .unwrap();
+        let context = ActorContext::unwatched(LIMITS, store.clone());
+        let handle = create(setup, start_game(), &context, None).await.unwrap();
         let mut tokens = HashMap::new();
         for _ in 0..2 {
             let joined = handle.join(None, "bot".into()).await.unwrap();
@@ -1684,7 +1842,12 @@ mod tests {
             stored_hashes, token_hashes,
             "only the tokens' hashes are stored"
         );
-        let restored = restore(&stored, start_game(), LIMITS, store.clone()).unwrap();
+        let restored = restore(
+            &stored,
+            start_game(),
+            &ActorContext::unwatched(LIMITS, store.clone()),
+        )
+        .unwrap();
         assert_eq!(
             restored.events_after(0).await.unwrap(),
             original,
@@ -1756,7 +1919,12 @@ mod tests {
             ..pb::MatchEvent::default()
         }
         .encode_to_vec();
-        let error = restore(&altered, start_game(), LIMITS, store.clone()).unwrap_err();
+        let error = restore(
+            &altered,
+            start_game(),
+            &ActorContext::unwatched(LIMITS, store.clone()),
+        )
+        .unwrap_err();
         assert!(
             error.contains(&format!("from seq {}", stored.events.len())),
             "{error}"
@@ -1764,7 +1932,14 @@ mod tests {
 
         let mut shortened = stored.clone();
         shortened.events.pop();
-        assert!(restore(&shortened, start_game(), LIMITS, store.clone()).is_err());
+        assert!(
+            restore(
+                &shortened,
+                start_game(),
+                &ActorContext::unwatched(LIMITS, store.clone())
+            )
+            .is_err()
+        );
 
         dir.remove();
     }

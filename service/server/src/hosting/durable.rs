@@ -224,6 +224,7 @@ pub fn input_row(number: usize, input: &Input) -> InputRow {
         Input::AcceptedDraw { seat } => plain(InputKind::AcceptedDraw, *seat),
         Input::Aborted { seat } => plain(InputKind::Aborted, *seat),
         Input::ClaimedVictory { seat } => plain(InputKind::ClaimedVictory, *seat),
+        Input::Expired => plain(InputKind::Expired, Seat(0)),
     };
     InputRow {
         number: number as u64,
@@ -263,6 +264,7 @@ pub fn input_from_row(row: &InputRow) -> Result<Input, Undecodable> {
         InputKind::AcceptedDraw => Input::AcceptedDraw { seat },
         InputKind::Aborted => Input::Aborted { seat },
         InputKind::ClaimedVictory => Input::ClaimedVictory { seat },
+        InputKind::Expired => Input::Expired,
     })
 }
 
@@ -422,6 +424,7 @@ mod tests {
             Input::AcceptedDraw { seat: Seat(1) },
             Input::Aborted { seat: Seat(0) },
             Input::ClaimedVictory { seat: Seat(1) },
+            Input::Expired,
         ];
         for (number, input) in inputs.iter().enumerate() {
             let row = input_row(number, input);

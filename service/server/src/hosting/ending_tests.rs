@@ -8,7 +8,9 @@ use pitchmate_proto::v1 as pb;
 use pitchmate_proto::v1::match_event::Kind;
 use pitchmate_rules::Seed;
 
-use super::actor::{self, ActorLimits, MatchHandle, MatchSetup, SeatCall, Submission};
+use super::actor::{
+    self, ActorContext, ActorLimits, MatchHandle, MatchSetup, SeatCall, Submission,
+};
 use super::chance::MatchChance;
 use super::clock::{self, Hosting, TimeControl, TimeoutPolicy};
 use crate::error::ServiceError;
@@ -19,6 +21,7 @@ use crate::store::{InputKind, Store};
 const LIMITS: ActorLimits = ActorLimits {
     commands: 8,
     live_capacity: 256,
+    expire_unstarted_after: None,
 };
 const SECOND: Duration = Duration::from_secs(1);
 
@@ -57,8 +60,8 @@ async fn seated(
     let handle = actor::create(
         setup(variant, hosting),
         game(variant),
-        LIMITS,
-        store.clone(),
+        &ActorContext::unwatched(LIMITS, store.clone()),
+        None,
     )
     .await
     .unwrap();
@@ -149,7 +152,12 @@ async fn call(
 /// Rebuilds the match from the store, as a restarted server does.
 async fn restored(store: &Store, variant: &str) -> MatchHandle {
     let stored = store.load("m").await.unwrap().unwrap();
-    actor::restore(&stored, game(variant), LIMITS, store.clone()).unwrap()
+    actor::restore(
+        &stored,
+        game(variant),
+        &ActorContext::unwatched(LIMITS, store.clone()),
+    )
+    .unwrap()
 }
 
 #[tokio::test(start_paused = true)]
@@ -490,8 +498,8 @@ async fn a_waiting_match_can_be_aborted_by_its_seated_player() {
     let handle = actor::create(
         setup("kings-goal", Hosting::default()),
         game("kings-goal"),
-        LIMITS,
-        store.clone(),
+        &ActorContext::unwatched(LIMITS, store.clone()),
+        None,
     )
     .await
     .unwrap();

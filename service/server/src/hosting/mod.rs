@@ -1,6 +1,13 @@
 //! Match hosting: an actor per match ([`actor`]), its event log ([`log`]), seat tokens
 //! ([`token`]), its secret seed ([`chance`]), event streams ([`stream`]), the translation to
-//! stored rows ([`durable`]) and the registry that finds matches by id.
+//! stored rows ([`durable`]), counted places ([`slots`]) and the registry that finds matches by
+//! id.
+//!
+//! A match is in memory while its actor hosts it. An actor that stops by itself (its commit
+//! failed, or it expired) retires: the registry keeps only its summary for listings and
+//! rebuilds it from the store on the next call. Unfinished matches whose store failed are
+//! rebuilt as soon as the store writes again, so their clocks and expiry go on without anyone
+//! calling.
 
 pub mod actor;
 pub mod chance;
@@ -9,21 +16,35 @@ pub mod durable;
 #[cfg(test)]
 mod ending_tests;
 pub mod log;
+pub mod slots;
 pub mod stream;
 pub mod token;
 
-use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, RwLock};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::net::IpAddr;
+use std::sync::{Arc, RwLock, Weak};
+use std::time::Duration;
 
 use pitchmate_proto::v1 as pb;
+use tokio::sync::{mpsc, watch};
 
-pub use actor::{ActorLimits, MatchHandle, MatchSetup, SeatCall, Submission};
+pub use actor::{
+    ActorContext, ActorLimits, MatchHandle, MatchSetup, RetireReason, Retirement, SeatCall,
+    Submission,
+};
 pub use chance::MatchChance;
 
 use crate::error::ServiceError;
 use crate::games::{GameRegistry, option_from_proto};
-use crate::store::{Store, StoreError, StoredMatch};
+use crate::store::{Store, StoreError, StoreHealth, StoredMatch};
 use log::EventLog;
+use slots::{Slot, Slots};
+
+/// A match counted against its creator's open-match quota until it is over.
+pub type OpenMatch = Slot<IpAddr>;
+
+/// How often the registry tries again to rebuild matches it could not, while the store writes.
+const RELOAD_RETRY: Duration = Duration::from_secs(2);
 
 /// What `create` needs besides the variant.
 #[derive(Clone, Debug, Default)]
@@ -34,6 +55,8 @@ pub struct NewMatch {
     /// Empty for the standard start.
     pub start_position: String,
     pub hosting: clock::Hosting,
+    /// Who asked, for the open-match quota; `None` is not counted.
+    pub creator: Option<IpAddr>,
 }
 
 /// Which matches a listing wants.
@@ -62,10 +85,10 @@ pub struct MatchPage {
 /// A match as the registry holds it.
 #[derive(Clone)]
 enum Entry {
-    /// An actor is hosting it.
+    /// An actor is hosting it (or was, until it stopped: then it is rebuilt on first use).
     Live(MatchHandle),
-    /// Finished in an earlier run: listed from its stored summary, rebuilt on first use.
-    Stored(Arc<pb::Match>),
+    /// Not in memory: listed from its last stored summary, rebuilt from the store on first use.
+    Unloaded(Arc<pb::Match>),
     /// Stored, but the rules no longer reproduce its history: listed, never played.
     NotRebuildable {
         summary: Arc<pb::Match>,
@@ -77,7 +100,7 @@ impl Entry {
     fn summary(&self) -> pb::Match {
         match self {
             Entry::Live(handle) => handle.summary(),
-            Entry::Stored(summary) | Entry::NotRebuildable { summary, .. } => {
+            Entry::Unloaded(summary) | Entry::NotRebuildable { summary, .. } => {
                 summary.as_ref().clone()
             }
         }
@@ -103,9 +126,11 @@ impl MatchIndex {
 /// Every hosted match, by id, backed by the store.
 pub struct MatchRegistry {
     games: GameRegistry,
-    limits: ActorLimits,
+    actors: ActorContext,
     store: Store,
     index: RwLock<MatchIndex>,
+    /// Open matches per creator.
+    open_matches: Slots<IpAddr>,
 }
 
 fn storage_error(error: StoreError) -> ServiceError {
@@ -116,11 +141,20 @@ impl MatchRegistry {
     /// Loads every stored match: unfinished ones are rebuilt and hosted again, finished ones
     /// are listed and rebuilt only when asked for. A match whose stored history the rules no
     /// longer reproduce is logged as an error and kept out of play.
+    /// `open_matches_per_client`: matches one creator may have unfinished at once, 0 for any
+    /// number.
     pub async fn open(
         games: GameRegistry,
         limits: ActorLimits,
         store: Store,
-    ) -> Result<Self, StoreError> {
+        open_matches_per_client: usize,
+    ) -> Result<Arc<Self>, StoreError> {
+        let (retired, retirements) = mpsc::unbounded_channel();
+        let actors = ActorContext {
+            limits,
+            store: store.clone(),
+            retired,
+        };
         let mut index = MatchIndex::default();
         let (mut resumed, mut finished, mut refused) = (0, 0, 0);
         for row in store.matches().await? {
@@ -130,12 +164,12 @@ impl MatchRegistry {
             );
             let entry = if is_over(summary.status) {
                 finished += 1;
-                Entry::Stored(summary)
+                Entry::Unloaded(summary)
             } else {
                 let stored = store.load(&row.match_id).await?.ok_or_else(|| {
                     StoreError::Database(format!("match {} vanished while loading", row.match_id))
                 })?;
-                match rebuild(&games, limits, &store, &stored) {
+                match rebuild(&games, &actors, &stored) {
                     Ok(handle) => {
                         resumed += 1;
                         Entry::Live(handle)
@@ -150,12 +184,19 @@ impl MatchRegistry {
             index.insert(row.match_id, entry);
         }
         tracing::info!(resumed, finished, refused, "stored matches loaded");
-        Ok(Self {
+        let registry = Arc::new(Self {
             games,
-            limits,
-            store,
+            actors,
             index: RwLock::new(index),
-        })
+            open_matches: Slots::new(open_matches_per_client),
+            store,
+        });
+        tokio::spawn(keep_in_memory(
+            Arc::downgrade(&registry),
+            retirements,
+            registry.store.health(),
+        ));
+        Ok(registry)
     }
 
     pub fn games(&self) -> &GameRegistry {
@@ -173,6 +214,16 @@ impl MatchRegistry {
             .iter()
             .map(|(name, value)| Ok((name.clone(), option_from_proto(name, value)?)))
             .collect::<Result<BTreeMap<_, _>, ServiceError>>()?;
+        let open = match request.creator {
+            Some(creator) => Some(self.open_matches.claim(&creator).ok_or(
+                ServiceError::QuotaExceeded {
+                    what: "unfinished matches created from one address",
+                    limit: self.open_matches.limit(),
+                    setting: "open_matches_per_client",
+                },
+            )?),
+            None => None,
+        };
         let chance = MatchChance::draw(request.seed)
             .map_err(|e| ServiceError::Unavailable(format!("no randomness for a seed: {e}")))?;
         let position = Some(request.start_position).filter(|p| !p.is_empty());
@@ -190,7 +241,7 @@ impl MatchRegistry {
             hosting: request.hosting,
         };
         let match_id = setup.match_id.clone();
-        let handle = actor::create(setup, game, self.limits, self.store.clone()).await?;
+        let handle = actor::create(setup, game, &self.actors, open).await?;
         let summary = handle.summary();
         self.write_index().insert(match_id, Entry::Live(handle));
         Ok(summary)
@@ -217,42 +268,60 @@ impl MatchRegistry {
             .ok_or_else(|| ServiceError::MatchNotFound(match_id.to_owned()))
     }
 
-    /// The actor of a match, rebuilding a finished one from the store on first use.
+    /// The actor of a match, rebuilding one that is not in memory from the store.
     pub async fn get(&self, match_id: &str) -> Result<MatchHandle, ServiceError> {
-        match self.entry(match_id)? {
-            Entry::Live(handle) => Ok(handle),
-            Entry::NotRebuildable { detail, .. } => Err(ServiceError::MatchNotRebuildable {
-                match_id: match_id.to_owned(),
-                detail,
-            }),
-            Entry::Stored(summary) => {
-                let stored = self.load(match_id).await?;
-                let rebuilt = rebuild(&self.games, self.limits, &self.store, &stored);
-                let mut index = self.write_index();
-                let at = index.by_id[match_id];
-                let slot = &mut index.in_creation_order[at];
-                // Another call may have rebuilt it meanwhile: keep the first.
-                if let Entry::Live(existing) = slot {
-                    return Ok(existing.clone());
-                }
-                match rebuilt {
-                    Ok(handle) => {
-                        *slot = Entry::Live(handle.clone());
-                        Ok(handle)
-                    }
-                    Err(detail) => {
-                        tracing::error!(%match_id, %detail, "stored match kept out of play");
-                        *slot = Entry::NotRebuildable {
-                            summary,
-                            detail: detail.clone(),
-                        };
-                        Err(ServiceError::MatchNotRebuildable {
-                            match_id: match_id.to_owned(),
-                            detail,
-                        })
-                    }
-                }
+        let summary = match self.entry(match_id)? {
+            Entry::Live(handle) if !handle.is_stopped() => return Ok(handle),
+            Entry::Live(handle) => Arc::new(handle.summary()),
+            Entry::Unloaded(summary) => summary,
+            Entry::NotRebuildable { detail, .. } => {
+                return Err(ServiceError::MatchNotRebuildable {
+                    match_id: match_id.to_owned(),
+                    detail,
+                });
             }
+        };
+        let stored = self.load(match_id).await?;
+        let rebuilt = rebuild(&self.games, &self.actors, &stored);
+        let mut index = self.write_index();
+        let at = index.by_id[match_id];
+        let slot = &mut index.in_creation_order[at];
+        // Another call may have rebuilt it meanwhile: keep the first.
+        if let Entry::Live(existing) = slot
+            && !existing.is_stopped()
+        {
+            return Ok(existing.clone());
+        }
+        match rebuilt {
+            Ok(handle) => {
+                *slot = Entry::Live(handle.clone());
+                Ok(handle)
+            }
+            Err(detail) => {
+                tracing::error!(%match_id, %detail, "stored match kept out of play");
+                *slot = Entry::NotRebuildable {
+                    summary,
+                    detail: detail.clone(),
+                };
+                Err(ServiceError::MatchNotRebuildable {
+                    match_id: match_id.to_owned(),
+                    detail,
+                })
+            }
+        }
+    }
+
+    /// Lets a retired actor go: the match stays listed by its last stored summary.
+    fn unload(&self, match_id: &str) {
+        let mut index = self.write_index();
+        let Some(&at) = index.by_id.get(match_id) else {
+            return;
+        };
+        let slot = &mut index.in_creation_order[at];
+        if let Entry::Live(handle) = slot
+            && handle.is_stopped()
+        {
+            *slot = Entry::Unloaded(Arc::new(handle.summary()));
         }
     }
 
@@ -356,11 +425,57 @@ fn is_over(status: i32) -> bool {
     status == pb::MatchStatus::Finished as i32 || status == pb::MatchStatus::Aborted as i32
 }
 
+/// Follows the registry's actors as long as it exists: unloads those that retire, and rebuilds
+/// the unfinished ones whose store failed once it writes again.
+async fn keep_in_memory(
+    registry: Weak<MatchRegistry>,
+    mut retirements: mpsc::UnboundedReceiver<Retirement>,
+    mut health: watch::Receiver<StoreHealth>,
+) {
+    let mut to_reload = HashSet::new();
+    loop {
+        let writable = *health.borrow() == StoreHealth::Writable;
+        tokio::select! {
+            retired = retirements.recv() => {
+                let (Some(retired), Some(registry)) = (retired, registry.upgrade()) else {
+                    return;
+                };
+                registry.unload(&retired.match_id);
+                if retired.reason == RetireReason::StoreFailed {
+                    to_reload.insert(retired.match_id);
+                }
+            }
+            changed = health.changed() => {
+                if changed.is_err() {
+                    // The store is closed: the server is stopping.
+                    return;
+                }
+            }
+            () = tokio::time::sleep(RELOAD_RETRY), if !to_reload.is_empty() && writable => {}
+        }
+        if !to_reload.is_empty() && *health.borrow() == StoreHealth::Writable {
+            let Some(registry) = registry.upgrade() else {
+                return;
+            };
+            let mut still = HashSet::new();
+            for match_id in to_reload.drain() {
+                match registry.get(&match_id).await {
+                    Ok(_) => tracing::info!(%match_id, "match rebuilt after a store failure"),
+                    Err(ServiceError::StoreUnavailable(_)) => {
+                        still.insert(match_id);
+                    }
+                    Err(error) => tracing::error!(%match_id, %error, "match not rebuilt"),
+                }
+            }
+            to_reload = still;
+        }
+    }
+}
+
 /// Rebuilds a stored match with a fresh game of its variant and starts its actor.
 fn rebuild(
     games: &GameRegistry,
-    limits: ActorLimits,
-    store: &Store,
+    actors: &ActorContext,
     stored: &StoredMatch,
 ) -> Result<MatchHandle, String> {
     let setup = durable::setup_from_bytes(&stored.row.setup).map_err(|e| e.to_string())?;
@@ -372,5 +487,5 @@ fn rebuild(
             setup.start_position.clone(),
         )
         .map_err(|e| format!("the game cannot start as stored: {e}"))?;
-    actor::restore(stored, game, limits, store.clone())
+    actor::restore(stored, game, actors)
 }

@@ -20,9 +20,9 @@
 //! nothing happened since the last event sent, so a prompt always follows the events that led
 //! to it; if something did, those events arrive next and the check runs again after them.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use pitchmate_proto::v1 as pb;
@@ -37,6 +37,7 @@ use pitchmate_rules::{Seat, Viewer};
 
 use super::actor::{MatchHandle, PresenceGuard, Submission, Subscription};
 use super::log::LoggedEvent;
+use super::slots::Slot;
 use crate::error::ServiceError;
 
 /// One watcher's messages, as the connection sends them.
@@ -68,73 +69,6 @@ enum Outgoing {
     Acted(pb::ActionOutcome),
 }
 
-/// Counts the spectator streams open per match, so that a match refuses one beyond its limit.
-pub struct SpectatorSlots {
-    limit: usize,
-    open_by_match: Arc<Mutex<HashMap<String, usize>>>,
-}
-
-/// One open spectator stream; dropping it frees the slot.
-pub struct SpectatorSlot {
-    match_id: String,
-    open_by_match: Arc<Mutex<HashMap<String, usize>>>,
-}
-
-impl SpectatorSlots {
-    pub fn new(limit: usize) -> Self {
-        Self {
-            limit,
-            open_by_match: Arc::default(),
-        }
-    }
-
-    /// Takes a slot of `match_id`, or refuses when all of its slots are taken.
-    pub fn claim(&self, match_id: &str) -> Result<SpectatorSlot, ServiceError> {
-        let mut open_by_match = lock(&self.open_by_match);
-        let open = open_by_match.entry(match_id.to_owned()).or_default();
-        if *open >= self.limit {
-            return Err(ServiceError::WatcherLimit {
-                match_id: match_id.to_owned(),
-                limit: self.limit,
-            });
-        }
-        *open += 1;
-        Ok(SpectatorSlot {
-            match_id: match_id.to_owned(),
-            open_by_match: Arc::clone(&self.open_by_match),
-        })
-    }
-
-    #[cfg(test)]
-    fn open(&self, match_id: &str) -> usize {
-        lock(&self.open_by_match)
-            .get(match_id)
-            .copied()
-            .unwrap_or(0)
-    }
-}
-
-impl Drop for SpectatorSlot {
-    fn drop(&mut self) {
-        let mut open_by_match = lock(&self.open_by_match);
-        if let Some(open) = open_by_match.get_mut(&self.match_id) {
-            *open -= 1;
-            // Matches without spectators take no room.
-            if *open == 0 {
-                open_by_match.remove(&self.match_id);
-            }
-        }
-    }
-}
-
-fn lock(
-    open_by_match: &Mutex<HashMap<String, usize>>,
-) -> std::sync::MutexGuard<'_, HashMap<String, usize>> {
-    open_by_match
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
 /// Why a stream ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Finish {
@@ -160,13 +94,14 @@ enum Woken {
 /// A watcher's stream: the backlog the subscription holds, then live events, heartbeats after
 /// `heartbeat` of quiet, and with `prompt` a seat's `your_turn` prompts listing actions in that
 /// detail (a spectator's never has any). It ends after the match ends or when `stopping` turns
-/// true. A spectator's `slot` is held until the stream is dropped.
+/// true. `slot` (a spectator's place in its match, or a seat's stream) is held until the stream
+/// is dropped.
 pub fn watch_events(
     handle: MatchHandle,
     subscription: Subscription,
     start: StreamStart,
     prompt: Option<pb::ActionDetail>,
-    slot: Option<SpectatorSlot>,
+    slot: Slot<String>,
 ) -> EventStream {
     use pb::stream_match_events_response::Item;
     let follower = Follower::new(handle, subscription, start, prompt, None, slot);
@@ -183,13 +118,14 @@ pub fn watch_events(
 
 /// A player's stream: what [`watch_events`] sends a seat with prompts in `prompt_detail`, and
 /// the outcome of each of the player's actions, submitted for its seat in the order sent. It
-/// ends like a watcher's, or with the error the actions give.
+/// ends like a watcher's, or with the error the actions give. `slot` is the seat's stream's.
 pub fn play(
     handle: MatchHandle,
     subscription: Subscription,
     start: StreamStart,
     prompt_detail: pb::ActionDetail,
     player: Player,
+    slot: Slot<String>,
 ) -> PlayStream {
     use pb::play_response::Item;
     let follower = Follower::new(
@@ -198,7 +134,7 @@ pub fn play(
         start,
         Some(prompt_detail),
         Some(player),
-        None,
+        slot,
     );
     Box::pin(follower.into_stream().map(|outgoing| {
         let item = match outgoing? {
@@ -252,7 +188,7 @@ struct Follower {
     player: Option<Player>,
     /// Held while the stream exists: a seat watching counts as connected.
     _presence: Option<PresenceGuard>,
-    _slot: Option<SpectatorSlot>,
+    _slot: Slot<String>,
 }
 
 /// Whom a stream prompts, and the newest version it prompted at.
@@ -270,7 +206,7 @@ impl Follower {
         start: StreamStart,
         prompt: Option<pb::ActionDetail>,
         player: Option<Player>,
-        slot: Option<SpectatorSlot>,
+        slot: Slot<String>,
     ) -> Self {
         let Subscription {
             viewer,
@@ -380,7 +316,7 @@ impl Follower {
             Ok(event) if event.seq <= self.sent => {}
             Ok(event) if event.seq == self.sent + 1 => self.queue(&[event]),
             Ok(_) | Err(RecvError::Lagged(_)) => self.catch_up().await,
-            Err(RecvError::Closed) => self.finish = Some(Finish::MatchGone),
+            Err(RecvError::Closed) => self.gone(),
         }
     }
 
@@ -446,7 +382,7 @@ impl Follower {
             // The match moved on since the summary was read: its events come next.
             Ok(_) => return,
             Err(_) => {
-                self.finish = Some(Finish::MatchGone);
+                self.gone();
                 return;
             }
         };
@@ -461,8 +397,23 @@ impl Follower {
         );
         match self.handle.events_after(self.sent).await {
             Ok(missed) => self.queue(&missed),
-            Err(_) => self.finish = Some(Finish::MatchGone),
+            Err(_) => self.gone(),
         }
+    }
+
+    /// The match's actor stopped before the match ended (its store failed): the stream ends
+    /// with a retryable error, and a client that opens it again after the last seq it read
+    /// finds the match rebuilt from what was stored.
+    fn gone(&mut self) {
+        self.finish = Some(Finish::MatchGone);
+        self.failure = Some(
+            ServiceError::Unavailable(format!(
+                "the match is being reloaded from the store; open the stream again with \
+                 after_seq = {}",
+                self.shown
+            ))
+            .into(),
+        );
     }
 
     /// Queues events in order, those the viewer may see, up to and including one that ends the
@@ -522,20 +473,6 @@ mod tests {
         }
     }
 
-    #[test]
-    fn spectator_slots_are_counted_per_match_and_freed_on_drop() {
-        let slots = SpectatorSlots::new(2);
-        let first = slots.claim("m").unwrap();
-        let _second = slots.claim("m").unwrap();
-        let refused = slots.claim("m").err().unwrap();
-        assert_eq!(refused.reason(), "WATCHER_LIMIT");
-        let _elsewhere = slots.claim("other").unwrap();
-        drop(first);
-        assert_eq!(slots.open("m"), 1);
-        let _third = slots.claim("m").unwrap();
-        assert_eq!(slots.open("m"), 2);
-    }
-
     #[tokio::test]
     async fn a_lagging_watcher_catches_up_from_the_log() {
         let (store, dir) = crate::store::tests::scratch_store().await;
@@ -544,8 +481,10 @@ mod tests {
             ActorLimits {
                 commands: 8,
                 live_capacity: 2,
+                expire_unstarted_after: None,
             },
             store,
+            0,
         )
         .await
         .unwrap();
@@ -568,7 +507,10 @@ mod tests {
             heartbeat: Duration::from_secs(60),
             stopping,
         };
-        let mut stream = watch_events(handle.clone(), subscription, start, None, None);
+        let slot = crate::hosting::slots::Slots::new(1)
+            .claim(&"m".to_owned())
+            .unwrap();
+        let mut stream = watch_events(handle.clone(), subscription, start, None, slot);
 
         // Nobody reads while the live feed, holding two, overflows many times over.
         play(&handle, &tokens, 40).await;

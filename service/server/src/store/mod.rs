@@ -106,6 +106,8 @@ pub enum InputKind {
     AcceptedDraw,
     Aborted,
     ClaimedVictory,
+    /// Not every seat was taken in time.
+    Expired,
 }
 
 impl InputKind {
@@ -121,6 +123,7 @@ impl InputKind {
             Self::AcceptedDraw => 8,
             Self::Aborted => 9,
             Self::ClaimedVictory => 10,
+            Self::Expired => 11,
         }
     }
 
@@ -136,6 +139,7 @@ impl InputKind {
             8 => Ok(Self::AcceptedDraw),
             9 => Ok(Self::Aborted),
             10 => Ok(Self::ClaimedVictory),
+            11 => Ok(Self::Expired),
             other => Err(StoreError::Database(format!("unknown input kind {other}"))),
         }
     }
