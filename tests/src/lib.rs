@@ -1,13 +1,16 @@
-//! Helpers for the end-to-end tests: start a real server on an ephemeral loopback port, put
-//! a proxy that can be cut between it and the clients, and the small steps every game's tests
-//! share (seating a new match, acting at the current version, reading refusals and events).
+//! Helpers for the end-to-end tests: start a real server on an ephemeral loopback port (on a
+//! fresh data directory or a copy of a stored one), put a proxy that can be cut between it and
+//! the clients, the small steps every game's tests share (seating a new match, acting at the
+//! current version, reading refusals and events), and the manifest of a stored-match fixture
+//! ([`fixture`]).
 
+pub mod fixture;
 mod proxy;
 
 pub use proxy::CuttableProxy;
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -53,7 +56,28 @@ impl TestServer {
 
     /// Like [`TestServer::start`], with the settings changed by `adjust` first.
     pub async fn start_adjusted(adjust: impl FnOnce(&mut Settings)) -> Self {
+        Self::start_in(scratch_dir(), adjust).await
+    }
+
+    /// Like [`TestServer::start`], on a fresh copy of the data directory `data_dir` (its files,
+    /// such as a fixture's `pitchmate.db`): the server changes the copy, never `data_dir`.
+    pub async fn start_on_copy_of(data_dir: &Path) -> Self {
         let dir = scratch_dir();
+        std::fs::create_dir_all(&dir).expect("create the test data directory");
+        let entries = std::fs::read_dir(data_dir)
+            .unwrap_or_else(|e| panic!("read {}: {e}", data_dir.display()));
+        for entry in entries {
+            let entry = entry.expect("a directory entry");
+            if entry.file_type().expect("a file type").is_file() {
+                std::fs::copy(entry.path(), dir.join(entry.file_name()))
+                    .unwrap_or_else(|e| panic!("copy {}: {e}", entry.path().display()));
+            }
+        }
+        Self::start_in(dir, |_| {}).await
+    }
+
+    /// A server on the data directory `dir`, removed by [`TestServer::stop`].
+    async fn start_in(dir: PathBuf, adjust: impl FnOnce(&mut Settings)) -> Self {
         let cli = Cli {
             data_dir: Some(dir.clone()),
             ..Cli::default()

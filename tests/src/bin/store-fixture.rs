@@ -1,0 +1,815 @@
+//! `store-fixture`: fills a running Pitchmate server with matches in many states, through the
+//! public API (the Rust SDK) alone, and writes a manifest of them as JSON. Stopped afterwards,
+//! the server's database is a fixture that later versions of the server must still open and
+//! play on (`tests/fixtures/`, `tests/tests/stored_fixture.rs`).
+//!
+//! ```sh
+//! store-fixture --server http://127.0.0.1:50999 --manifest manifest.json
+//! ```
+//!
+//! Run it against a server with an empty data directory: the test expects the database to hold
+//! exactly the matches of the manifest.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Parser;
+use pitchmate_client::pb::match_event::Kind;
+use pitchmate_client::{Bot, Choice, Client, NewMatch, RandomChoice, SeatHandle, pb, play};
+use pitchmate_e2e::fixture::{
+    ClockRecord, HiddenRecord, Manifest, ResultRecord, Retry, SeatRecord, Seen, State, StoredMatch,
+    TurnRecord, hex,
+};
+use pitchmate_e2e::history_so_far;
+
+/// Fills a running server with matches in many states and writes a manifest of them.
+#[derive(Parser)]
+struct Args {
+    /// The server to fill, e.g. `http://127.0.0.1:50999`; its data directory should be empty.
+    #[arg(long)]
+    server: String,
+    /// Where to write the manifest (JSON).
+    #[arg(long)]
+    manifest: PathBuf,
+}
+
+/// The longest duration a time control accepts.
+const DAY: Duration = Duration::from_secs(24 * 60 * 60);
+
+fn duration(value: Duration) -> Option<prost_types::Duration> {
+    prost_types::Duration::try_from(value).ok()
+}
+
+/// Options that keep each game short, so that the test can play every unfinished match to its
+/// end in seconds.
+fn short(variant: &str) -> NewMatch {
+    let new = NewMatch::variant(variant);
+    match variant {
+        "soccer-chess" => new
+            .int_option("sets_per_game", 1)
+            .int_option("golden_goal_max_sets", 1),
+        "chessyball" => new.int_option("max_turns", 8),
+        "kings-goal" => new.int_option("moves_per_half", 4),
+        "xfutebol" => new
+            .text_option("winning_style", "movement_count")
+            .int_option("movement_limit", 10)
+            .int_option("shootout_rounds", 1)
+            .int_option("sudden_death_rounds", 0),
+        "gridiron" => new
+            .int_option("possessions_per_half", 1)
+            .int_option("turns_per_down", 2)
+            .int_option("overtime_periods", 0),
+        other => panic!("no short options for {other}"),
+    }
+}
+
+/// A match being made, before it is recorded.
+struct Making {
+    name: &'static str,
+    state: State,
+    match_id: String,
+    client_seed: Option<u64>,
+    seats: Vec<SeatHandle>,
+    retry: Option<Retry>,
+    /// The seat whose clock runs.
+    clock_seat: Option<String>,
+    /// Actions submitted with client action ids so far, to number the next id.
+    submitted: usize,
+}
+
+impl Making {
+    fn seat(&self, name: &str) -> SeatHandle {
+        self.seats
+            .iter()
+            .find(|s| s.seat == name)
+            .unwrap_or_else(|| panic!("{}: seat {name} not taken", self.name))
+            .clone()
+    }
+}
+
+struct Generator {
+    client: Client,
+    /// Picks among legal actions, from a fixed seed.
+    chooser: RandomChoice,
+}
+
+impl Generator {
+    async fn create(
+        &self,
+        name: &'static str,
+        state: State,
+        new: NewMatch,
+        seats: &[&str],
+    ) -> Making {
+        let client_seed = new.seed;
+        let created = self
+            .client
+            .create_match(new)
+            .await
+            .unwrap_or_else(|e| panic!("{name}: create: {e}"));
+        let mut making = Making {
+            name,
+            state,
+            match_id: created.match_id,
+            client_seed,
+            seats: Vec::new(),
+            retry: None,
+            clock_seat: None,
+            submitted: 0,
+        };
+        for seat in seats {
+            let taken = self
+                .client
+                .join(&making.match_id, Some(seat), &format!("{name}-{seat}"))
+                .await
+                .unwrap_or_else(|e| panic!("{name}: join {seat}: {e}"));
+            making.seats.push(taken);
+        }
+        making
+    }
+
+    async fn summary(&self, match_id: &str) -> (pb::Match, pb::MatchView) {
+        let got = self
+            .client
+            .get_match(match_id, None)
+            .await
+            .unwrap_or_else(|e| panic!("get match {match_id}: {e}"));
+        (
+            got.r#match.unwrap_or_default(),
+            got.view.unwrap_or_default(),
+        )
+    }
+
+    async fn turn(&self, match_id: &str) -> pb::TurnInfo {
+        self.summary(match_id).await.0.turn.unwrap_or_default()
+    }
+
+    /// The first seat named to act.
+    async fn seat_to_act(&self, making: &Making) -> SeatHandle {
+        let turn = self.turn(&making.match_id).await;
+        let name = turn
+            .to_act
+            .first()
+            .unwrap_or_else(|| panic!("{}: nobody is to act", making.name));
+        making.seat(name)
+    }
+
+    /// Submits, as `seat` and with a fresh client action id, the action `pick` chooses from the
+    /// seat's legal actions (in notation), by index, and keeps it as the match's retry.
+    async fn act(
+        &mut self,
+        making: &mut Making,
+        seat: &SeatHandle,
+        pick: impl FnOnce(&mut RandomChoice, &[pb::LegalAction]) -> pb::LegalAction,
+    ) -> pb::SubmitActionResponse {
+        let legal = self
+            .client
+            .legal_actions_in(seat, pb::ActionDetail::Notation)
+            .await
+            .unwrap_or_else(|e| panic!("{}: legal actions: {e}", making.name));
+        assert!(
+            !legal.actions.is_empty(),
+            "{}: {} has nothing to do",
+            making.name,
+            seat.seat
+        );
+        let chosen = pick(&mut self.chooser, &legal.actions);
+        making.submitted += 1;
+        let client_action_id = format!("{}-{}", making.name, making.submitted);
+        let answer = self
+            .client
+            .submit(
+                seat,
+                legal.version,
+                &client_action_id,
+                Choice::Index(chosen.index),
+            )
+            .await
+            .unwrap_or_else(|e| panic!("{}: {} {}: {e}", making.name, seat.seat, chosen.notation));
+        making.retry = Some(Retry {
+            seat: seat.seat.clone(),
+            client_action_id,
+            expected_version: legal.version,
+            notation: chosen.notation,
+            answered_version: answer.version,
+            answered_seqs: answer.events.iter().map(|e| e.seq).collect(),
+        });
+        answer
+    }
+
+    /// Acts as `seat` with the action of notation `notation`.
+    async fn act_notation(&mut self, making: &mut Making, seat: &SeatHandle, notation: &str) {
+        let wanted = notation.to_owned();
+        let name = making.name;
+        self.act(making, seat, |_, legal| {
+            legal
+                .iter()
+                .find(|a| a.notation == wanted)
+                .unwrap_or_else(|| panic!("{name}: `{wanted}` is not legal"))
+                .clone()
+        })
+        .await;
+    }
+
+    /// Plays `count` actions of the seats to act, each a random legal action whose notation
+    /// contains none of `avoid`.
+    async fn play_random(&mut self, making: &mut Making, count: usize, avoid: &[&str]) {
+        for _ in 0..count {
+            let seat = self.seat_to_act(making).await;
+            self.play_random_as(making, &seat, avoid).await;
+        }
+    }
+
+    /// Acts once as `seat` with a random legal action whose notation contains none of
+    /// `avoid`.
+    async fn play_random_as(&mut self, making: &mut Making, seat: &SeatHandle, avoid: &[&str]) {
+        self.act(making, seat, |chooser, legal| {
+            let allowed: Vec<pb::LegalAction> = legal
+                .iter()
+                .filter(|a| !avoid.iter().any(|word| a.notation.contains(word)))
+                .cloned()
+                .collect();
+            let Choice::Index(index) = chooser.choose(&pb::MatchView::default(), &allowed) else {
+                unreachable!("the random bot picks by index")
+            };
+            allowed.into_iter().find(|a| a.index == index).unwrap()
+        })
+        .await;
+    }
+
+    /// Lets every seat to act play the first of `preferred` it may, until the turn's phase is
+    /// `phase`.
+    async fn advance_to_phase(&mut self, making: &mut Making, phase: &str, preferred: &[&str]) {
+        for _ in 0..200 {
+            let turn = self.turn(&making.match_id).await;
+            if turn.phase == phase {
+                return;
+            }
+            for name in &turn.to_act {
+                let seat = making.seat(name);
+                let label = making.name;
+                self.act(making, &seat, |_, legal| {
+                    preferred
+                        .iter()
+                        .find_map(|p| legal.iter().find(|a| a.notation == *p))
+                        .unwrap_or_else(|| {
+                            panic!("{label}: none of {preferred:?} is legal in {}", turn.phase)
+                        })
+                        .clone()
+                })
+                .await;
+            }
+        }
+        panic!("{}: never reached phase {phase}", making.name);
+    }
+
+    /// Both seats played to the end by the SDK's play loop; the client action ids are the
+    /// loop's own (`<seat>@<version>`).
+    async fn play_to_end(&self, making: &mut Making) {
+        let players: Vec<_> = making
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, seat)| {
+                let (client, seat) = (self.client.clone(), seat.clone());
+                tokio::spawn(async move {
+                    play(&client, &seat, &mut RandomChoice::seeded(i as u64 + 1)).await
+                })
+            })
+            .collect();
+        for player in players {
+            player
+                .await
+                .expect("player task")
+                .unwrap_or_else(|e| panic!("{}: play: {e}", making.name));
+        }
+        // The last action of the last seat that acted, as the play loop numbered it.
+        let mut last = None;
+        for seat in &making.seats {
+            let history = history_so_far(&self.client, &making.match_id, Some(seat)).await;
+            if let Some(event) = history.iter().rev().find(|event| {
+                matches!(&event.kind, Some(Kind::ActionTaken(taken)) if taken.seat == seat.seat)
+            }) {
+                last = Some((seat.clone(), event.clone()));
+            }
+        }
+        let (seat, event) = last.expect("someone acted");
+        let Some(Kind::ActionTaken(taken)) = event.kind else {
+            unreachable!()
+        };
+        let expected_version = event.version - 1;
+        // Asking again is the only way to learn what the loop was answered; a duplicate gets
+        // exactly the first answer.
+        let again = self
+            .client
+            .submit(
+                &seat,
+                expected_version,
+                &format!("{}@{expected_version}", seat.seat),
+                Choice::Notation(taken.notation.clone()),
+            )
+            .await
+            .unwrap_or_else(|e| panic!("{}: retry of the play loop's id: {e}", making.name));
+        assert!(again.duplicate, "{}: the play loop's id", making.name);
+        making.retry = Some(Retry {
+            seat: seat.seat.clone(),
+            client_action_id: format!("{}@{expected_version}", seat.seat),
+            expected_version,
+            notation: taken.notation,
+            answered_version: again.version,
+            answered_seqs: again.events.iter().map(|e| e.seq).collect(),
+        });
+    }
+
+    /// What the API shows of the match now, checked against what the generator meant to make.
+    async fn record(&self, making: Making) -> StoredMatch {
+        let name = making.name;
+        let (summary, view) = self.summary(&making.match_id).await;
+        let over = making.state.is_over();
+        assert_eq!(
+            summary.result.is_some(),
+            over,
+            "{name}: over is {over}, the server says {summary:?}"
+        );
+        let chance = summary.chance.clone().unwrap_or_default();
+        assert_eq!(
+            chance.seed_source(),
+            if making.client_seed.is_some() {
+                pb::SeedSource::Client
+            } else {
+                pb::SeedSource::Server
+            },
+            "{name}"
+        );
+        let mut seen_by_seat = BTreeMap::new();
+        let mut legal_by_seat = BTreeMap::new();
+        let mut drafted = BTreeMap::new();
+        for seat in &making.seats {
+            let got = self
+                .client
+                .get_match(&making.match_id, Some(seat))
+                .await
+                .unwrap_or_else(|e| panic!("{name}: get match as {}: {e}", seat.seat));
+            let own = got.r#match.unwrap_or_default();
+            seen_by_seat.insert(
+                seat.seat.clone(),
+                Seen {
+                    last_seq: own.last_seq,
+                    version: own.version,
+                },
+            );
+            if let Some(pb::match_view::Details::Gridiron(details)) =
+                got.view.and_then(|v| v.details)
+            {
+                drafted.insert(seat.seat.clone(), HiddenRecord::drafted_items(&details));
+            }
+            if summary.status() == pb::MatchStatus::Active {
+                let legal = self
+                    .client
+                    .legal_actions_in(seat, pb::ActionDetail::Notation)
+                    .await
+                    .unwrap_or_else(|e| panic!("{name}: legal actions: {e}"));
+                let mut notations: Vec<String> =
+                    legal.actions.into_iter().map(|a| a.notation).collect();
+                notations.sort();
+                legal_by_seat.insert(seat.seat.clone(), notations);
+            }
+        }
+        let hidden = match (&making.state, &view.details) {
+            (State::HiddenPhase, Some(pb::match_view::Details::Gridiron(details))) => {
+                Some(HiddenRecord {
+                    phase: details.phase.clone(),
+                    committed: details.committed.clone(),
+                    drafted,
+                })
+            }
+            (State::HiddenPhase, _) => panic!("{name}: a hidden phase outside Gridiron"),
+            _ => None,
+        };
+        let clock = match &making.clock_seat {
+            None => None,
+            Some(seat) => {
+                let history = history_so_far(&self.client, &making.match_id, None).await;
+                let deadline = history
+                    .iter()
+                    .rev()
+                    .find_map(|event| match &event.kind {
+                        Some(Kind::TurnStarted(turn)) => turn.deadline,
+                        _ => None,
+                    })
+                    .unwrap_or_else(|| panic!("{name}: no running clock announced"));
+                Some(ClockRecord {
+                    seat: seat.clone(),
+                    deadline_unix_secs: deadline.seconds,
+                })
+            }
+        };
+        let replay_events = if over {
+            let replay = self
+                .client
+                .replay(&making.match_id)
+                .await
+                .unwrap_or_else(|e| panic!("{name}: replay: {e}"));
+            Some(replay.events.len() as u64)
+        } else {
+            None
+        };
+        if let Some(retry) = &making.retry {
+            self.check_retry(name, &making, retry).await;
+        }
+        StoredMatch {
+            name: name.to_owned(),
+            state: making.state,
+            match_id: making.match_id.clone(),
+            variant_id: summary.variant_id.clone(),
+            status: summary.status().as_str_name().to_owned(),
+            client_seed: making.client_seed,
+            commitment: hex(&chance.commitment),
+            seats: summary
+                .seats
+                .iter()
+                .map(|s| SeatRecord {
+                    seat: s.seat.clone(),
+                    player_name: s.player_name.clone(),
+                })
+                .collect(),
+            tokens: making
+                .seats
+                .iter()
+                .map(|s| (s.seat.clone(), s.token.clone()))
+                .collect(),
+            spectator: Seen {
+                last_seq: summary.last_seq,
+                version: summary.version,
+            },
+            seen_by_seat,
+            turn: summary
+                .turn
+                .as_ref()
+                .filter(|_| summary.status() == pb::MatchStatus::Active)
+                .map(TurnRecord::of),
+            position: view.position,
+            legal_by_seat,
+            draw_offered_by: summary.draw_offered_by.clone(),
+            result: summary.result.as_ref().map(ResultRecord::of),
+            replay_events,
+            retry: making.retry,
+            clock,
+            hidden,
+        }
+    }
+
+    /// A retry recorded in the manifest must be answered as a duplicate now, before the
+    /// fixture is written, or the test could not hold a later server to it.
+    async fn check_retry(&self, name: &str, making: &Making, retry: &Retry) {
+        let seat = making.seat(&retry.seat);
+        let again = self
+            .client
+            .submit(
+                &seat,
+                retry.expected_version,
+                &retry.client_action_id,
+                Choice::Notation(retry.notation.clone()),
+            )
+            .await
+            .unwrap_or_else(|e| panic!("{name}: retry: {e}"));
+        assert!(again.duplicate, "{name}: the retry is a duplicate");
+        assert_eq!(again.version, retry.answered_version, "{name}");
+        let seqs: Vec<u64> = again.events.iter().map(|e| e.seq).collect();
+        assert_eq!(seqs, retry.answered_seqs, "{name}");
+    }
+}
+
+/// Calls `claim` until the opponent has been away long enough, for at most `patience`.
+async fn claim_when_away(client: &Client, claimant: &SeatHandle, patience: Duration) -> pb::Match {
+    let started = tokio::time::Instant::now();
+    loop {
+        match client.claim_victory(claimant).await {
+            Ok(summary) => return summary,
+            Err(error)
+                if error.reason().as_deref() == Some("OPPONENT_CONNECTED")
+                    && started.elapsed() < patience =>
+            {
+                tokio::time::sleep(Duration::from_millis(250)).await;
+            }
+            Err(error) => panic!("claim victory: {error}"),
+        }
+    }
+}
+
+async fn generate(client: Client) -> Manifest {
+    let mut generator = Generator {
+        client: client.clone(),
+        chooser: RandomChoice::seeded(2024),
+    };
+    let g = &mut generator;
+    let mut made = Vec::new();
+
+    // Unfinished, one or more of every game.
+
+    let mut m = g
+        .create(
+            "soccer-chess-mid-setup",
+            State::Setup,
+            short("soccer-chess"),
+            &["first", "second"],
+        )
+        .await;
+    // Placing piece by piece, never the whole default formation, keeps the setup going.
+    g.play_random(&mut m, 5, &["default"]).await;
+    assert_eq!(g.turn(&m.match_id).await.phase, "setup", "{}", m.name);
+    made.push(g.record(m).await);
+
+    let mut m = g
+        .create(
+            "chessyball-in-play",
+            State::InPlay,
+            short("chessyball")
+                .seed(21)
+                .bool_option("end_turn_early", true),
+            &["home", "away"],
+        )
+        .await;
+    g.play_random(&mut m, 4, &[]).await;
+    made.push(g.record(m).await);
+
+    let mut m = g
+        .create(
+            "kings-goal-in-play",
+            State::InPlay,
+            short("kings-goal"),
+            &["white", "black"],
+        )
+        .await;
+    g.advance_to_phase(&mut m, "play", &["+default", "@default"])
+        .await;
+    g.play_random(&mut m, 2, &[]).await;
+    made.push(g.record(m).await);
+
+    let mut m = g
+        .create(
+            "xfutebol-in-play",
+            State::InPlay,
+            short("xfutebol").seed(41),
+            &["home", "away"],
+        )
+        .await;
+    g.advance_to_phase(&mut m, "play", &["default"]).await;
+    g.play_random(&mut m, 3, &[]).await;
+    made.push(g.record(m).await);
+
+    // The roster phase: home has drafted two picks in secret, away nothing.
+    let mut m = g
+        .create(
+            "gridiron-roster-drafted-by-one-seat",
+            State::HiddenPhase,
+            short("gridiron"),
+            &["home", "away"],
+        )
+        .await;
+    let home = m.seat("home");
+    g.act_notation(&mut m, &home, "captain safety").await;
+    g.act_notation(&mut m, &home, "recruit heavy").await;
+    made.push(g.record(m).await);
+
+    // The first snap: home has written an order and committed, away has written one and not.
+    let mut m = g
+        .create(
+            "gridiron-snap-orders-half-committed",
+            State::HiddenPhase,
+            short("gridiron").seed(51),
+            &["home", "away"],
+        )
+        .await;
+    g.advance_to_phase(
+        &mut m,
+        "snap",
+        &["roster default", "roster done", "ready", "go"],
+    )
+    .await;
+    let (home, away) = (m.seat("home"), m.seat("away"));
+    g.play_random_as(&mut m, &home, &["commit"]).await;
+    g.act_notation(&mut m, &home, "commit").await;
+    g.play_random_as(&mut m, &away, &["commit"]).await;
+    made.push(g.record(m).await);
+
+    // A day per move and a day's bank, the longest the contract allows, and timeouts that
+    // play the game's default instead of ending the match: whenever the test runs, the match
+    // is still on and the offer still stands (see the fixture's README).
+    let clocked = NewMatch {
+        time_control: Some(pb::TimeControl {
+            kind: Some(pb::time_control::Kind::PerMoveWithBank(
+                pb::PerMoveWithBank {
+                    per_move: duration(DAY),
+                    bank: duration(DAY),
+                },
+            )),
+        }),
+        timeout_policy: Some(pb::TimeoutPolicy {
+            action: pb::TimeoutAction::PlayDefault as i32,
+            forfeit_after: 0,
+        }),
+        ..short("kings-goal")
+    };
+    let mut m = g
+        .create(
+            "kings-goal-clock-and-draw-offer",
+            State::ClockWithDrawOffer,
+            clocked,
+            &["white", "black"],
+        )
+        .await;
+    g.play_random(&mut m, 2, &["default"]).await;
+    // The seat whose clock runs offers: a default action played for it when its time runs out
+    // is its own, which does not decline its own offer.
+    let offering = g.seat_to_act(&m).await;
+    client
+        .offer_draw(&offering)
+        .await
+        .unwrap_or_else(|e| panic!("{}: offer draw: {e}", m.name));
+    m.clock_seat = Some(offering.seat.clone());
+    made.push(g.record(m).await);
+
+    let m = g
+        .create(
+            "xfutebol-waiting-nobody-joined",
+            State::WaitingEmpty,
+            short("xfutebol")
+                .text_option("winning_style", "golden_goal")
+                .int_option("movements_per_half", 10),
+            &[],
+        )
+        .await;
+    made.push(g.record(m).await);
+
+    let m = g
+        .create(
+            "chessyball-waiting-one-seat-taken",
+            State::WaitingOneSeat,
+            short("chessyball").seed(91),
+            &["away"],
+        )
+        .await;
+    made.push(g.record(m).await);
+
+    // Finished, every way a match can end.
+
+    let mut m = g
+        .create(
+            "kings-goal-ended-by-rules",
+            State::EndedByRules,
+            short("kings-goal").seed(101),
+            &["white", "black"],
+        )
+        .await;
+    g.play_to_end(&mut m).await;
+    made.push(g.record(m).await);
+
+    let mut m = g
+        .create(
+            "gridiron-ended-by-rules",
+            State::EndedByRules,
+            short("gridiron"),
+            &["home", "away"],
+        )
+        .await;
+    g.play_to_end(&mut m).await;
+    made.push(g.record(m).await);
+
+    let mut m = g
+        .create(
+            "xfutebol-resigned",
+            State::Resigned,
+            short("xfutebol"),
+            &["home", "away"],
+        )
+        .await;
+    g.advance_to_phase(&mut m, "play", &["default"]).await;
+    g.play_random(&mut m, 2, &[]).await;
+    client
+        .resign(&m.seat("away"))
+        .await
+        .unwrap_or_else(|e| panic!("{}: resign: {e}", m.name));
+    made.push(g.record(m).await);
+
+    let mut m = g
+        .create(
+            "soccer-chess-draw-agreed",
+            State::DrawAgreed,
+            short("soccer-chess").seed(121),
+            &["first", "second"],
+        )
+        .await;
+    g.advance_to_phase(&mut m, "play", &["default"]).await;
+    g.play_random(&mut m, 2, &[]).await;
+    client
+        .offer_draw(&m.seat("first"))
+        .await
+        .unwrap_or_else(|e| panic!("{}: offer draw: {e}", m.name));
+    client
+        .accept_draw(&m.seat("second"))
+        .await
+        .unwrap_or_else(|e| panic!("{}: accept draw: {e}", m.name));
+    made.push(g.record(m).await);
+
+    let m = g
+        .create(
+            "chessyball-aborted",
+            State::Aborted,
+            short("chessyball"),
+            &["home", "away"],
+        )
+        .await;
+    client
+        .abort(&m.seat("home"))
+        .await
+        .unwrap_or_else(|e| panic!("{}: abort: {e}", m.name));
+    made.push(g.record(m).await);
+
+    // A third of a second a move: nobody acts, the server plays a default for each seat's
+    // first timeout and the second in a row forfeits.
+    let rushed = NewMatch {
+        time_control: Some(pb::TimeControl {
+            kind: Some(pb::time_control::Kind::PerMove(pb::PerMoveTime {
+                per_move: duration(Duration::from_millis(300)),
+                first_move: None,
+            })),
+        }),
+        timeout_policy: Some(pb::TimeoutPolicy {
+            action: pb::TimeoutAction::PlayDefault as i32,
+            forfeit_after: 2,
+        }),
+        ..short("chessyball")
+    };
+    let m = g
+        .create(
+            "chessyball-timed-out",
+            State::TimedOut,
+            rushed,
+            &["home", "away"],
+        )
+        .await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    while g.summary(&m.match_id).await.0.result.is_none() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{}: no timeout ended the match",
+            m.name
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    made.push(g.record(m).await);
+
+    let mut m = g
+        .create(
+            "xfutebol-abandoned",
+            State::Abandoned,
+            NewMatch {
+                abandon_after: duration(Duration::from_secs(1)),
+                ..short("xfutebol").seed(141)
+            },
+            &["home", "away"],
+        )
+        .await;
+    let home = m.seat("home");
+    g.act_notation(&mut m, &home, "default").await;
+    // Away made no call since it joined: after a second it counts as gone.
+    claim_when_away(&client, &home, Duration::from_secs(20)).await;
+    made.push(g.record(m).await);
+
+    Manifest { matches: made }
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let args = Args::parse();
+    let client = match Client::connect(args.server.clone()).await {
+        Ok(client) => client,
+        Err(error) => {
+            eprintln!("store-fixture: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let manifest = generate(client).await;
+    for m in &manifest.matches {
+        eprintln!(
+            "{:<40} {:<14} {:<22} seq {:>4} {}",
+            m.name,
+            m.variant_id,
+            m.status,
+            m.spectator.last_seq,
+            m.turn.as_ref().map_or("", |t| t.phase.as_str())
+        );
+    }
+    let json = serde_json::to_string_pretty(&manifest).expect("the manifest serializes");
+    if let Err(error) = std::fs::write(&args.manifest, json + "\n") {
+        eprintln!(
+            "store-fixture: cannot write {}: {error}",
+            args.manifest.display()
+        );
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,467 @@
+//! A database written by an earlier server opens in this one and every match in it carries on.
+//!
+//! `fixtures/store-v2/` holds a database written with schema version 2 by the server of its
+//! time, and a manifest of what the public API showed of each match when it was written (see
+//! its README). This server, started on a copy of it, must show every match as it was (status,
+//! seats, numbering, turn, position, legal actions, hidden drafts, draw offer, result, chance),
+//! answer each recorded client action id as a duplicate, replay every finished match so that it
+//! verifies, and let every unfinished one be played to its end. Everything goes through the
+//! public API (the SDK), so the test keeps holding later servers, whatever their storage
+//! format, to reading this one.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use pitchmate_client::pb::match_event::Kind;
+use pitchmate_client::{Choice, Client, RandomChoice, SeatHandle, pb, play, verify_replay};
+use pitchmate_e2e::fixture::{
+    HiddenRecord, Manifest, ResultRecord, State, StoredMatch, TurnRecord, hex,
+};
+use pitchmate_e2e::{TestServer, history_so_far};
+
+const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/store-v2");
+
+/// How far from the stored deadline the clock may be read either way: the test's own clock
+/// and the moment the server handles the deadline may differ by this much.
+const CLOCK_MARGIN: Duration = Duration::from_secs(300);
+
+fn manifest() -> Manifest {
+    let path = Path::new(FIXTURE).join("manifest.json");
+    let text =
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("parse {}: {e}", path.display()))
+}
+
+/// The seats the manifest kept tokens for.
+fn taken_seats(stored: &StoredMatch) -> Vec<SeatHandle> {
+    stored
+        .tokens
+        .iter()
+        .map(|(seat, token)| SeatHandle {
+            match_id: stored.match_id.clone(),
+            seat: seat.clone(),
+            token: token.clone(),
+        })
+        .collect()
+}
+
+/// What the running clock of a match has done since the fixture was written, as far as the
+/// test's clock can tell.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum ClockNow {
+    /// No clock, or its deadline is still ahead: the match must be exactly as stored.
+    Running,
+    /// The deadline passed: the server must have played the late seat's default.
+    RunOut,
+    /// Too close to the deadline to tell.
+    EitherWay,
+}
+
+fn clock_now(stored: &StoredMatch) -> ClockNow {
+    let Some(clock) = &stored.clock else {
+        return ClockNow::Running;
+    };
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("after 1970")
+        .as_secs() as i64;
+    let margin = CLOCK_MARGIN.as_secs() as i64;
+    if now < clock.deadline_unix_secs - margin {
+        ClockNow::Running
+    } else if now > clock.deadline_unix_secs + margin {
+        ClockNow::RunOut
+    } else {
+        ClockNow::EitherWay
+    }
+}
+
+/// The events a spectator receives after `after_seq` up to `last_seq`.
+async fn events_between(
+    client: &Client,
+    match_id: &str,
+    after_seq: u64,
+    last_seq: u64,
+) -> Vec<pb::MatchEvent> {
+    let mut stream = client.watch(match_id, after_seq, None).await.unwrap();
+    let mut events = Vec::new();
+    while after_seq + (events.len() as u64) < last_seq {
+        let message = stream.message().await.unwrap().expect("more events");
+        if let Some(pb::stream_match_events_response::Item::Event(event)) = message.item {
+            events.push(event);
+        }
+    }
+    events
+}
+
+/// A match whose clock ran out since the fixture was written: the late seat timed out without
+/// forfeiting, the server played its default, and its own draw offer still stands.
+async fn check_clock_ran_out(client: &Client, stored: &StoredMatch, summary: &pb::Match) {
+    let name = &stored.name;
+    let clock = stored.clock.as_ref().unwrap();
+    let since = events_between(
+        client,
+        &stored.match_id,
+        stored.spectator.last_seq,
+        summary.last_seq,
+    )
+    .await;
+    match since.first().and_then(|e| e.kind.as_ref()) {
+        Some(Kind::TimedOut(timed_out)) => {
+            assert_eq!(
+                (timed_out.seat.as_str(), timed_out.consecutive),
+                (clock.seat.as_str(), 1),
+                "{name}"
+            );
+            assert!(!timed_out.forfeited, "{name}: the policy plays a default");
+        }
+        other => panic!("{name}: after the stored events comes {other:?}, not a timeout"),
+    }
+    assert!(
+        since.iter().any(|e| matches!(&e.kind,
+            Some(Kind::ActionTaken(taken)) if taken.seat == clock.seat)),
+        "{name}: the server played the late seat's default"
+    );
+    assert_eq!(summary.status(), pb::MatchStatus::Active, "{name}");
+    assert_eq!(
+        summary.draw_offered_by, clock.seat,
+        "{name}: the offer stands"
+    );
+}
+
+/// Everything the manifest recorded of `stored` is what the server shows now, before anything
+/// is played.
+async fn check_as_stored(client: &Client, stored: &StoredMatch) {
+    let name = &stored.name;
+    let got = client.get_match(&stored.match_id, None).await.unwrap();
+    let (summary, view) = (got.r#match.unwrap(), got.view.unwrap());
+    assert_eq!(summary.variant_id, stored.variant_id, "{name}");
+    let seats: Vec<(String, bool, String)> = summary
+        .seats
+        .iter()
+        .map(|s| (s.seat.clone(), s.occupied, s.player_name.clone()))
+        .collect();
+    let expected: Vec<(String, bool, String)> = stored
+        .seats
+        .iter()
+        .map(|s| {
+            (
+                s.seat.clone(),
+                stored.tokens.contains_key(&s.seat),
+                s.player_name.clone(),
+            )
+        })
+        .collect();
+    assert_eq!(seats, expected, "{name}: seats");
+
+    // Only a match whose clock may have run out since can differ from what was stored.
+    let clock = clock_now(stored);
+    let as_stored = clock == ClockNow::Running;
+    match clock {
+        ClockNow::Running => {
+            assert_eq!(summary.status(), stored.status(), "{name}");
+            assert_eq!(
+                (summary.last_seq, summary.version),
+                (stored.spectator.last_seq, stored.spectator.version),
+                "{name}: the spectator's numbering"
+            );
+            assert_eq!(
+                summary
+                    .turn
+                    .as_ref()
+                    .filter(|_| summary.status() == pb::MatchStatus::Active)
+                    .map(TurnRecord::of),
+                stored.turn,
+                "{name}: turn"
+            );
+            assert_eq!(view.position, stored.position, "{name}: position");
+            assert_eq!(summary.draw_offered_by, stored.draw_offered_by, "{name}");
+        }
+        ClockNow::RunOut => check_clock_ran_out(client, stored, &summary).await,
+        ClockNow::EitherWay => {
+            assert_eq!(summary.status(), pb::MatchStatus::Active, "{name}");
+            assert_eq!(summary.draw_offered_by, stored.draw_offered_by, "{name}");
+        }
+    }
+    assert_eq!(
+        summary.result.as_ref().map(ResultRecord::of),
+        stored.result,
+        "{name}: result"
+    );
+
+    check_chance(stored, summary.chance.as_ref().unwrap());
+
+    // Each seat, by the token only the manifest kept, sees its own numbering and actions.
+    let mut drafted = BTreeMap::new();
+    for seat in taken_seats(stored) {
+        let own = client
+            .get_match(&stored.match_id, Some(&seat))
+            .await
+            .unwrap_or_else(|e| panic!("{name}: {} by its token: {e}", seat.seat));
+        if let Some(pb::match_view::Details::Gridiron(details)) = own.view.and_then(|v| v.details) {
+            drafted.insert(seat.seat.clone(), HiddenRecord::drafted_items(&details));
+        }
+        if !as_stored {
+            continue;
+        }
+        let own = own.r#match.unwrap();
+        let seen = &stored.seen_by_seat[&seat.seat];
+        assert_eq!(
+            (own.last_seq, own.version),
+            (seen.last_seq, seen.version),
+            "{name}: {}'s numbering",
+            seat.seat
+        );
+        if let Some(notations) = stored.legal_by_seat.get(&seat.seat) {
+            let legal = client
+                .legal_actions_in(&seat, pb::ActionDetail::Notation)
+                .await
+                .unwrap();
+            assert_eq!(legal.version, seen.version, "{name}: {}", seat.seat);
+            let mut now: Vec<String> = legal.actions.into_iter().map(|a| a.notation).collect();
+            now.sort();
+            assert_eq!(&now, notations, "{name}: {}'s legal actions", seat.seat);
+        }
+    }
+    if let Some(hidden) = &stored.hidden {
+        let Some(pb::match_view::Details::Gridiron(details)) = &view.details else {
+            panic!("{name}: no Gridiron details");
+        };
+        assert_eq!(details.phase, hidden.phase, "{name}");
+        assert_eq!(
+            details.committed, hidden.committed,
+            "{name}: committed seats"
+        );
+        assert_eq!(drafted, hidden.drafted, "{name}: each seat's own draft");
+    }
+
+    // The stored events stream from the first without a gap, as every viewer numbers them.
+    if as_stored {
+        for seat in std::iter::once(None).chain(taken_seats(stored).iter().map(Some)) {
+            let events = history_so_far(client, &stored.match_id, seat).await;
+            let seqs: Vec<u64> = events.iter().map(|e| e.seq).collect();
+            let last = seat.map_or(stored.spectator.last_seq, |s| {
+                stored.seen_by_seat[&s.seat].last_seq
+            });
+            assert_eq!(seqs, (1..=last).collect::<Vec<_>>(), "{name}: {seat:?}");
+        }
+    }
+
+    if let Some(retry) = &stored.retry {
+        let seat = taken_seats(stored)
+            .into_iter()
+            .find(|s| s.seat == retry.seat)
+            .unwrap();
+        let again = client
+            .submit(
+                &seat,
+                retry.expected_version,
+                &retry.client_action_id,
+                Choice::Notation(retry.notation.clone()),
+            )
+            .await
+            .unwrap_or_else(|e| panic!("{name}: retry of {}: {e}", retry.client_action_id));
+        assert!(
+            again.duplicate,
+            "{name}: {} is answered again",
+            retry.client_action_id
+        );
+        assert_eq!(again.version, retry.answered_version, "{name}");
+        let seqs: Vec<u64> = again.events.iter().map(|e| e.seq).collect();
+        assert_eq!(
+            seqs, retry.answered_seqs,
+            "{name}: the first answer's events"
+        );
+        let taken = again.events.iter().find_map(|e| match &e.kind {
+            Some(Kind::ActionTaken(taken)) => Some(taken.notation.clone()),
+            _ => None,
+        });
+        assert_eq!(taken.as_deref(), Some(retry.notation.as_str()), "{name}");
+    }
+
+    if stored.state.is_over() {
+        let replay = client.replay(&stored.match_id).await.unwrap();
+        assert_eq!(
+            Some(replay.events.len() as u64),
+            stored.replay_events,
+            "{name}: the whole replay"
+        );
+        let verified = verify_replay(&replay).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(
+            verified.seed_chosen_by_client,
+            stored.client_seed.is_some(),
+            "{name}"
+        );
+    }
+}
+
+/// The commitment is the one published at creation; the seed is revealed once the match is
+/// over and not before, and a seed the creator chose is the one it chose.
+fn check_chance(stored: &StoredMatch, chance: &pb::Chance) {
+    let name = &stored.name;
+    assert_eq!(hex(&chance.commitment), stored.commitment, "{name}");
+    let source = match stored.client_seed {
+        Some(_) => pb::SeedSource::Client,
+        None => pb::SeedSource::Server,
+    };
+    assert_eq!(chance.seed_source(), source, "{name}");
+    if stored.state.is_over() {
+        assert_eq!((chance.seed.len(), chance.salt.len()), (32, 32), "{name}");
+        if let Some(seed) = stored.client_seed {
+            let mut key = seed.to_le_bytes().to_vec();
+            key.resize(32, 0);
+            assert_eq!(chance.seed, key, "{name}: the creator's seed");
+        }
+    } else {
+        assert!(
+            chance.seed.is_empty() && chance.salt.is_empty(),
+            "{name}: the seed of a match in play stays secret"
+        );
+    }
+}
+
+/// The server lists exactly the fixture's matches, each with its stored status.
+async fn check_listing(client: &Client, manifest: &Manifest) {
+    let mut listed = BTreeMap::new();
+    let mut page_token = String::new();
+    loop {
+        let page = client
+            .matches()
+            .list_matches(pb::ListMatchesRequest {
+                page_size: 500,
+                page_token,
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        for m in page.matches {
+            listed.insert(m.match_id.clone(), m.status);
+        }
+        if page.next_page_token.is_empty() {
+            break;
+        }
+        page_token = page.next_page_token;
+    }
+    let ids: BTreeSet<&String> = listed.keys().collect();
+    let stored: BTreeSet<&String> = manifest.matches.iter().map(|m| &m.match_id).collect();
+    assert_eq!(ids, stored, "the listing holds the fixture's matches");
+    for m in &manifest.matches {
+        // A clock that ran out plays a default: the match stays active either way.
+        assert_eq!(listed[&m.match_id], m.status() as i32, "{}: listed", m.name);
+    }
+}
+
+/// Takes the free seats, then ends the match: accepts a standing draw offer, or lets random
+/// bots play both seats to the end. Returns how it ended.
+async fn play_on(client: Client, stored: StoredMatch) -> pb::MatchResult {
+    let name = stored.name.clone();
+    let mut seats = taken_seats(&stored);
+    for seat in &stored.seats {
+        if !stored.tokens.contains_key(&seat.seat) {
+            let joined = client
+                .join(
+                    &stored.match_id,
+                    Some(&seat.seat),
+                    &format!("{}-late", seat.seat),
+                )
+                .await
+                .unwrap_or_else(|e| panic!("{name}: join {}: {e}", seat.seat));
+            seats.push(joined);
+        }
+    }
+    if let Some(clock) = &stored.clock {
+        let other = seats.iter().find(|s| s.seat != clock.seat).unwrap();
+        let ended = client
+            .accept_draw(other)
+            .await
+            .unwrap_or_else(|e| panic!("{name}: accept the stored offer: {e}"));
+        return ended.result.unwrap();
+    }
+    let players: Vec<_> = seats
+        .into_iter()
+        .enumerate()
+        .map(|(i, seat)| {
+            let client = client.clone();
+            tokio::spawn(async move {
+                play(&client, &seat, &mut RandomChoice::seeded(i as u64 + 7)).await
+            })
+        })
+        .collect();
+    let mut results = Vec::new();
+    for player in players {
+        let result = player.await.unwrap();
+        results.push(result.unwrap_or_else(|e| panic!("{name}: play: {e}")));
+    }
+    assert!(
+        results.windows(2).all(|pair| pair[0] == pair[1]),
+        "{name}: every seat saw the same end: {results:?}"
+    );
+    results.remove(0)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stored_database_opens_as_it_was_and_every_unfinished_match_plays_to_its_end() {
+    let manifest = manifest();
+    for state in State::ALL {
+        assert!(
+            manifest.matches.iter().any(|m| m.state == state),
+            "the fixture holds no match {state:?}"
+        );
+    }
+    let finished_seeds: BTreeSet<bool> = manifest
+        .matches
+        .iter()
+        .filter(|m| m.state.is_over() && m.state != State::Aborted)
+        .map(|m| m.client_seed.is_some())
+        .collect();
+    assert_eq!(
+        finished_seeds.len(),
+        2,
+        "finished matches with seeds of the creator's and of the server's"
+    );
+
+    let server = TestServer::start_on_copy_of(&Path::new(FIXTURE).join("data")).await;
+    let client = server.client().await;
+    check_listing(&client, &manifest).await;
+    for stored in &manifest.matches {
+        check_as_stored(&client, stored).await;
+    }
+
+    let unfinished: Vec<&StoredMatch> = manifest
+        .matches
+        .iter()
+        .filter(|m| !m.state.is_over())
+        .collect();
+    let playing: Vec<_> = unfinished
+        .iter()
+        .map(|stored| tokio::spawn(play_on(client.clone(), (*stored).clone())))
+        .collect();
+    for (stored, playing) in unfinished.iter().zip(playing) {
+        let name = &stored.name;
+        let result = playing.await.unwrap();
+        let expected_reason = match stored.state {
+            State::ClockWithDrawOffer => pb::ResultReason::DrawAgreed,
+            _ => pb::ResultReason::Rules,
+        };
+        assert_eq!(result.reason(), expected_reason, "{name}: {result:?}");
+        let summary = client
+            .get_match(&stored.match_id, None)
+            .await
+            .unwrap()
+            .r#match
+            .unwrap();
+        assert_eq!(summary.status(), pb::MatchStatus::Finished, "{name}");
+        assert_eq!(summary.result.as_ref(), Some(&result), "{name}");
+        let verified = client
+            .verify_match(&stored.match_id)
+            .await
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(
+            verified.seed_chosen_by_client,
+            stored.client_seed.is_some(),
+            "{name}"
+        );
+    }
+    server.stop().await;
+}
