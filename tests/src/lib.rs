@@ -61,7 +61,7 @@ impl TestServer {
 
     /// Like [`TestServer::start`], on a fresh copy of the data directory `data_dir` (its files,
     /// such as a fixture's `pitchmate.db`): the server changes the copy, never `data_dir`.
-    pub async fn start_on_copy_of(data_dir: &Path) -> Self {
+    pub async fn start_on_copy_of(data_dir: &Path, adjust: impl FnOnce(&mut Settings)) -> Self {
         let dir = scratch_dir();
         std::fs::create_dir_all(&dir).expect("create the test data directory");
         let entries = std::fs::read_dir(data_dir)
@@ -73,7 +73,7 @@ impl TestServer {
                     .unwrap_or_else(|e| panic!("copy {}: {e}", entry.path().display()));
             }
         }
-        Self::start_in(dir, |_| {}).await
+        Self::start_in(dir, adjust).await
     }
 
     /// A server on the data directory `dir`, removed by [`TestServer::stop`].

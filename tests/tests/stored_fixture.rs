@@ -421,7 +421,12 @@ async fn a_stored_database_opens_as_it_was_and_every_unfinished_match_plays_to_i
         "finished matches with seeds of the creator's and of the server's"
     );
 
-    let server = TestServer::start_on_copy_of(&Path::new(FIXTURE).join("data")).await;
+    // The waiting matches are older than the default expiry of unstarted matches; here they
+    // must be found as they were stored (`stored_waiting_matches_expire` shows the expiry).
+    let server = TestServer::start_on_copy_of(&Path::new(FIXTURE).join("data"), |settings| {
+        settings.limits.expire_unstarted_secs = 0;
+    })
+    .await;
     let client = server.client().await;
     check_listing(&client, &manifest).await;
     for stored in &manifest.matches {
@@ -461,6 +466,57 @@ async fn a_stored_database_opens_as_it_was_and_every_unfinished_match_plays_to_i
             verified.seed_chosen_by_client,
             stored.client_seed.is_some(),
             "{name}"
+        );
+    }
+    server.stop().await;
+}
+
+/// A server with the default expiry of unstarted matches opens the fixture, whose waiting
+/// matches were stored longer ago than that: each is aborted at once with reason EXPIRED, and
+/// the expiry is an event of its history like any ending.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stored_waiting_matches_expire() {
+    let manifest = manifest();
+    let server = TestServer::start_on_copy_of(&Path::new(FIXTURE).join("data"), |settings| {
+        settings.limits.expire_unstarted_secs = 1;
+    })
+    .await;
+    let client = server.client().await;
+    let waiting: Vec<&StoredMatch> = manifest
+        .matches
+        .iter()
+        .filter(|m| matches!(m.state, State::WaitingEmpty | State::WaitingOneSeat))
+        .collect();
+    assert_eq!(waiting.len(), 2);
+    for stored in waiting {
+        let name = &stored.name;
+        let mut summary = None;
+        for _ in 0..500 {
+            let found = client
+                .get_match(&stored.match_id, None)
+                .await
+                .unwrap()
+                .r#match
+                .unwrap();
+            if found.status() == pb::MatchStatus::Aborted {
+                summary = Some(found);
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        let summary = summary.unwrap_or_else(|| panic!("{name} never expired"));
+        let result = summary.result.clone().unwrap();
+        assert_eq!(result.reason(), pb::ResultReason::Expired, "{name}");
+        assert!(result.winner.is_empty(), "{name}");
+        client
+            .verify_match(&stored.match_id)
+            .await
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let replay = client.replay(&stored.match_id).await.unwrap();
+        let ended = replay.events.last().and_then(|e| e.kind.clone());
+        assert!(
+            matches!(ended, Some(pb::match_event::Kind::MatchEnded(_))),
+            "{name}: the expiry is in the history: {ended:?}"
         );
     }
     server.stop().await;

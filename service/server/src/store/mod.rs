@@ -255,6 +255,15 @@ impl Backend {
         }
     }
 
+    /// Returns when the database is found gone before any write failed (PostgreSQL closed the
+    /// writer's connection); never for SQLite.
+    async fn lost(&self) {
+        match self {
+            Self::Sqlite(_) => std::future::pending().await,
+            Self::Postgres(store) => store.writer_lost().await,
+        }
+    }
+
     /// Whether the database takes writes again, after a failed commit.
     async fn probe(&self) -> Result<(), StoreError> {
         match self {
@@ -382,7 +391,27 @@ async fn write_loop(
     mut requests: mpsc::Receiver<Request>,
     health: watch::Sender<StoreHealth>,
 ) {
-    while let Some(first) = requests.recv().await {
+    loop {
+        let first = tokio::select! {
+            request = requests.recv() => match request {
+                Some(request) => request,
+                None => return,
+            },
+            () = backend.lost() => {
+                let cause = "the connection to the database was lost".to_owned();
+                tracing::error!("{cause}");
+                health.send_replace(StoreHealth::Unwritable(cause));
+                match recover(&backend, &mut requests, &health).await {
+                    Recovery::Writable => {
+                        tracing::info!("the store writes again");
+                        health.send_replace(StoreHealth::Writable);
+                        continue;
+                    }
+                    Recovery::Closing(done) => Request::Close(done),
+                    Recovery::Abandoned => return,
+                }
+            }
+        };
         let mut batch = Vec::new();
         let mut waiting = Vec::new();
         let mut closing = None;

@@ -22,7 +22,7 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use tokio::sync::Mutex;
+use tokio::sync::{Mutex, Notify};
 use tokio_postgres::{Client, Config, NoTls, Row, Statement, Transaction};
 
 use super::packed::{Tail, Unpacked};
@@ -113,6 +113,9 @@ pub struct PostgresStore {
     config: Config,
     /// `None` after a failed commit, until a probe has connected again.
     writer: Mutex<Option<Writer>>,
+    /// Told when a writer's connection ends, so the store turns unwritable before a write
+    /// finds out.
+    writer_ended: Arc<Notify>,
     reader: Reader,
 }
 
@@ -181,14 +184,24 @@ fn config(url: &str) -> Result<Config, StoreError> {
     if config.get_application_name().is_none() {
         config.application_name("pitchmate");
     }
+    // A database host that vanished without closing its connections (a network split, a
+    // powered-off machine) is noticed within about half a minute instead of hours.
+    config
+        .keepalives_idle(Duration::from_secs(15))
+        .keepalives_interval(Duration::from_secs(5))
+        .keepalives_retries(3);
     Ok(config)
 }
 
-async fn connect(config: &Config) -> Result<Client, StoreError> {
+/// A connection whose end, however it comes, is told to `ended` (when given).
+async fn connect(config: &Config, ended: Option<Arc<Notify>>) -> Result<Client, StoreError> {
     let (client, connection) = config.connect(NoTls).await?;
     tokio::spawn(async move {
         if let Err(error) = connection.await {
             tracing::warn!(%error, "postgresql connection ended");
+        }
+        if let Some(ended) = ended {
+            ended.notify_one();
         }
     });
     Ok(client)
@@ -260,7 +273,7 @@ impl Reader {
                 "postgresql: cannot connect right now; retrying shortly".to_owned(),
             ));
         }
-        match connect(&self.config).await {
+        match connect(&self.config, None).await {
             Ok(client) => {
                 let client = Arc::new(client);
                 *self.state() = ReaderState {
@@ -440,19 +453,33 @@ async fn one_row_per_append(transaction: &Transaction<'_>) -> Result<(), StoreEr
 impl PostgresStore {
     pub async fn open(url: &str) -> Result<Self, StoreError> {
         let config = config(url)?;
-        let mut client = connect(&config).await?;
+        let writer_ended = Arc::new(Notify::new());
+        let mut client = connect(&config, Some(Arc::clone(&writer_ended))).await?;
         migrate(&mut client).await?;
         let statements = Statements::prepare(&client).await?;
-        let reader = Reader::new(config.clone(), connect(&config).await?);
+        let reader = Reader::new(config.clone(), connect(&config, None).await?);
         Ok(Self {
             writer: Mutex::new(Some(Writer {
                 client,
                 statements,
                 tails: HashMap::new(),
             })),
+            writer_ended,
             reader,
             config,
         })
+    }
+
+    /// Returns once the writer's connection has ended (a connection replaced on purpose ends
+    /// too, but then the writer has a working one and this waits on).
+    pub async fn writer_lost(&self) {
+        loop {
+            self.writer_ended.notified().await;
+            let writer = self.writer.lock().await;
+            if writer.as_ref().is_none_or(|w| w.client.is_closed()) {
+                return;
+            }
+        }
     }
 
     pub async fn commit(&self, batch: Vec<Write>) -> Result<(), StoreError> {
@@ -484,7 +511,7 @@ impl PostgresStore {
         let mut slot = self.writer.lock().await;
         if slot.as_ref().is_none_or(|writer| writer.client.is_closed()) {
             *slot = None;
-            let client = connect(&self.config).await?;
+            let client = connect(&self.config, Some(Arc::clone(&self.writer_ended))).await?;
             let statements = within(Statements::prepare(&client)).await?;
             tracing::info!("postgresql writer connected again");
             *slot = Some(Writer {
