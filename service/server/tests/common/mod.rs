@@ -74,6 +74,18 @@ impl TestServer {
         MatchServiceClient::new(self.channel().await)
     }
 
+    /// A client whose connection comes from `local`, a loopback address other than 127.0.0.1
+    /// (Linux answers the whole 127.0.0.0/8): to the server's per-client limits, another client.
+    pub async fn matches_from(&self, local: &str) -> MatchServiceClient<Channel> {
+        let channel = self
+            .endpoint()
+            .local_address(Some(local.parse().expect("an IP address")))
+            .connect()
+            .await
+            .expect("connect");
+        MatchServiceClient::new(channel)
+    }
+
     pub async fn variants(&self) -> VariantServiceClient<Channel> {
         VariantServiceClient::new(self.channel().await)
     }
