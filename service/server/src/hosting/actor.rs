@@ -776,13 +776,18 @@ impl MatchActor {
                 biased;
                 () = sleep_until(due.map(|(at, _)| at)), if writable && due.is_some() => {
                     match due {
-                        Some((_, Due::TimeOut(seat))) => self.time_out(seat).await,
-                        Some((_, Due::Expiry)) => self.expire_and_store().await,
-                        None => Ok(()),
+                        Some((_, Due::TimeOut(seat))) => self.time_out(seat).await.map(|()| None),
+                        // An expired match is over and nobody took all its seats: it has no
+                        // reason to stay in memory.
+                        Some((_, Due::Expiry)) => self
+                            .expire_and_store()
+                            .await
+                            .map(|()| Some(RetireReason::Expired)),
+                        None => Ok(None),
                     }
                 }
                 command = commands.recv() => match command {
-                    Some(command) => self.handle(command).await,
+                    Some(command) => self.handle(command).await.map(|()| None),
                     None => break,
                 },
                 changed = health.changed(), if due.is_some() && !writable => {
@@ -790,23 +795,17 @@ impl MatchActor {
                         // The store is closed: the server is stopping.
                         break;
                     }
-                    Ok(())
+                    Ok(None)
                 }
             };
-            let retired = match handled {
-                Err(error) => {
-                    tracing::error!(
-                        %error,
-                        "storing the match failed; it leaves memory and comes back from what \
-                         was stored"
-                    );
-                    Some(RetireReason::StoreFailed)
-                }
-                Ok(()) if self.status == pb::MatchStatus::Aborted && self.expired() => {
-                    Some(RetireReason::Expired)
-                }
-                Ok(()) => None,
-            };
+            let retired = handled.unwrap_or_else(|error| {
+                tracing::error!(
+                    %error,
+                    "storing the match failed; it leaves memory and comes back from what was \
+                     stored"
+                );
+                Some(RetireReason::StoreFailed)
+            });
             if let Some(reason) = retired {
                 // Stop taking commands before the registry hears of it, so that it never
                 // finds the handle still open.
@@ -831,12 +830,6 @@ impl MatchActor {
             pb::MatchStatus::Waiting => self.expires_at.map(|at| (at, Due::Expiry)),
             _ => None,
         }
-    }
-
-    fn expired(&self) -> bool {
-        self.result
-            .as_ref()
-            .is_some_and(|r| r.reason == pb::ResultReason::Expired as i32)
     }
 
     /// Aborts a match that did not start in time.

@@ -16,6 +16,8 @@ pub mod durable;
 #[cfg(test)]
 mod ending_tests;
 pub mod log;
+#[cfg(test)]
+mod registry_tests;
 pub mod slots;
 pub mod stream;
 pub mod token;
