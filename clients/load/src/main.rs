@@ -471,6 +471,26 @@ async fn idle_match_memory(
     })
 }
 
+/// A load run creates matches from one address far faster, and keeps far more of them, than
+/// the server lets one client by default; say how to lift those limits for the run.
+fn explain_creation_limits(status: Status) -> Status {
+    let limited = status
+        .get_error_details()
+        .error_info()
+        .is_some_and(|info| ["RATE_LIMITED", "QUOTA_EXCEEDED"].contains(&info.reason.as_str()));
+    if !limited {
+        return status;
+    }
+    Status::new(
+        status.code(),
+        format!(
+            "{}; start the server for a load run with PITCHMATE__LIMITS__CREATES_PER_SECOND=0 \
+             PITCHMATE__LIMITS__OPEN_MATCHES_PER_CLIENT=0",
+            status.message()
+        ),
+    )
+}
+
 /// A match with every seat taken, ready to play.
 struct SeatedMatch {
     match_id: String,
@@ -486,7 +506,8 @@ impl SeatedMatch {
                 variant_id: variant.to_owned(),
                 ..Default::default()
             })
-            .await?
+            .await
+            .map_err(explain_creation_limits)?
             .into_inner()
             .r#match
             .unwrap_or_default();
