@@ -2,6 +2,8 @@
 //! TCP with the generated clients. Each test file uses a different subset of the helpers.
 #![allow(dead_code)]
 
+pub mod process;
+
 use std::collections::HashMap;
 use std::net::SocketAddr;
 
