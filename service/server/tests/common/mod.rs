@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod process;
+pub mod raw;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
