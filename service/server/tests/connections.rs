@@ -477,6 +477,54 @@ async fn requests_carry_the_client_address() {
     serving.await.unwrap();
 }
 
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn out_of_descriptors_the_server_backs_off_warns_sparingly_and_recovers() {
+    use common::process::{Options, ServerProcess, free_address, scratch_dir, url};
+
+    let (address, data_dir) = (free_address(), scratch_dir());
+    let log = data_dir.with_extension("log");
+    let server = ServerProcess::start_with(
+        address,
+        &data_dir,
+        Options {
+            environment: &[("PITCHMATE__CONNECTIONS__HANDSHAKE_TIMEOUT_SECS", "2")],
+            log: Some(&log),
+            open_files: Some(256),
+        },
+    )
+    .await;
+    // More silent sockets than the server has descriptors: the rest wait in the backlog, and
+    // accepting them fails until the handshake timeout closes the first ones.
+    let mut silent = Vec::new();
+    for _ in 0..300 {
+        silent.push(TcpStream::connect(address).await.expect("connect"));
+    }
+    let client = pitchmate_client::Client::connect(url(address))
+        .await
+        .expect("connect");
+    tokio::time::timeout(PATIENCE, client.list_variants())
+        .await
+        .expect("served once descriptors are free again")
+        .expect("list variants");
+    for socket in &mut silent {
+        raw::until_closed(socket, PATIENCE)
+            .await
+            .expect("every silent socket is closed");
+    }
+
+    assert!(server.terminate().await.success());
+    let logged = std::fs::read_to_string(&log).expect("the server's log");
+    let warnings = logged.matches("cannot accept connections").count();
+    // One line per ten seconds at most, however many accepts failed.
+    assert!(
+        (1..=3).contains(&warnings),
+        "{warnings} accept warnings:\n{logged}"
+    );
+    std::fs::remove_dir_all(&data_dir).expect("remove the data directory");
+    std::fs::remove_file(&log).expect("remove the log");
+}
+
 /// The error code of a GOAWAY or RST_STREAM frame.
 fn error_code(frame: &Frame) -> u32 {
     let at = if frame.kind == raw::GOAWAY { 4 } else { 0 };

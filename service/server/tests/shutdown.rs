@@ -9,7 +9,7 @@ mod common;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use common::process::{ServerProcess, free_address, scratch_dir, url};
+use common::process::{Options, ServerProcess, free_address, scratch_dir, url};
 use common::raw;
 use pitchmate_client::pb::match_event::Kind;
 use pitchmate_client::{Choice, Client, NewMatch, SeatHandle, pb};
@@ -31,11 +31,14 @@ async fn sigterm_cuts_uncooperative_clients_at_the_deadline_and_keeps_every_ackn
     let server = ServerProcess::start_with(
         address,
         &data_dir,
-        &[(
-            "PITCHMATE__CONNECTIONS__SHUTDOWN_TIMEOUT_SECS",
-            &deadline.as_secs().to_string(),
-        )],
-        Some(&log),
+        Options {
+            environment: &[(
+                "PITCHMATE__CONNECTIONS__SHUTDOWN_TIMEOUT_SECS",
+                &deadline.as_secs().to_string(),
+            )],
+            log: Some(&log),
+            ..Options::default()
+        },
     )
     .await;
     let client = Client::connect(url(address)).await.expect("connect");
@@ -149,8 +152,10 @@ async fn sigterm_with_cooperative_clients_exits_without_waiting_for_the_deadline
     let server = ServerProcess::start_with(
         address,
         &data_dir,
-        &[("PITCHMATE__CONNECTIONS__SHUTDOWN_TIMEOUT_SECS", "3600")],
-        None,
+        Options {
+            environment: &[("PITCHMATE__CONNECTIONS__SHUTDOWN_TIMEOUT_SECS", "3600")],
+            ..Options::default()
+        },
     )
     .await;
     let client = Client::connect(url(address)).await.expect("connect");

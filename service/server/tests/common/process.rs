@@ -13,6 +13,17 @@ const START_PATIENCE: Duration = Duration::from_secs(120);
 /// How long a server may take to exit after SIGTERM before the test gives up on it.
 const EXIT_PATIENCE: Duration = Duration::from_secs(30);
 
+/// How to start a server beyond its address and data directory.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options<'a> {
+    /// Added to the server's environment: `PITCHMATE__*` settings.
+    pub environment: &'a [(&'a str, &'a str)],
+    /// A file for the server's log (warnings and worse) instead of the test's stderr.
+    pub log: Option<&'a Path>,
+    /// The server's limit on open files (`ulimit -n`).
+    pub open_files: Option<u32>,
+}
+
 /// A `pitchmate` process on a fixed loopback address, so a restarted one is found where the
 /// clients left the old one.
 pub struct ServerProcess {
@@ -21,28 +32,34 @@ pub struct ServerProcess {
 
 impl ServerProcess {
     pub async fn start(address: SocketAddr, data_dir: &PathBuf) -> Self {
-        Self::start_with(address, data_dir, &[], None).await
+        Self::start_with(address, data_dir, Options::default()).await
     }
 
-    /// Starts a server with `environment` added to its own (`PITCHMATE__*` settings) and, when
-    /// `log` is given, its log (warnings and worse) written to that file.
-    pub async fn start_with(
-        address: SocketAddr,
-        data_dir: &PathBuf,
-        environment: &[(&str, &str)],
-        log: Option<&Path>,
-    ) -> Self {
-        let stderr = match log {
+    pub async fn start_with(address: SocketAddr, data_dir: &PathBuf, options: Options<'_>) -> Self {
+        let stderr = match options.log {
             Some(path) => Stdio::from(std::fs::File::create(path).expect("create the log file")),
             None => Stdio::inherit(),
         };
-        let child = Command::new(env!("CARGO_BIN_EXE_pitchmate"))
+        let binary = env!("CARGO_BIN_EXE_pitchmate");
+        let mut command = match options.open_files {
+            // The shell sets the limit, then becomes the server.
+            Some(limit) => {
+                let mut shell = Command::new("sh");
+                shell
+                    .arg("-c")
+                    .arg(format!("ulimit -n {limit} && exec \"$0\" \"$@\""))
+                    .arg(binary);
+                shell
+            }
+            None => Command::new(binary),
+        };
+        let child = command
             .arg("--listen")
             .arg(address.to_string())
             .arg("--data-dir")
             .arg(data_dir)
             .args(["--log-filter", "warn"])
-            .envs(environment.iter().copied())
+            .envs(options.environment.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(stderr)
