@@ -320,6 +320,20 @@ mod tests {
     }
 
     #[test]
+    fn the_sample_config_loads_and_shows_the_default_limits() {
+        let sample = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../deploy/pitchmate.toml");
+        let cli = Cli {
+            config: Some(sample),
+            ..Cli::default()
+        };
+        let sample = Settings::from_layers(&cli, HashMap::new()).unwrap();
+        let defaults = Settings::from_layers(&Cli::default(), HashMap::new()).unwrap();
+        assert_eq!(sample.connections, defaults.connections);
+        assert_eq!(sample.limits, defaults.limits);
+        assert_eq!(sample.stream, defaults.stream);
+    }
+
+    #[test]
     fn connection_settings_come_from_the_file_and_the_environment() {
         let file = settings_file(
             "[connections]\nmax_connections = 50\nidle_timeout_secs = 5\ncall_timeout_secs = 7\n",
