@@ -20,9 +20,15 @@
 //! floor, and with `--server-pid` the server's CPU time per accepted action, which stays
 //! comparable when other work shares the machine. Each phase is bounded by a count or by the duration, so the run ends by itself.
 //!
+//! With `--mode connections` it plays nothing and measures connections instead (see
+//! `connections.rs`): the server's memory per idle connection, and a normal client's `Ping`
+//! round trip while `--connections` silent sockets are open, against the same without them.
+//!
 //! Connections: bots share HTTP/2 connections, `--bots-per-connection` to each (calls are
 //! multiplexed as streams), so a thousand matches need twenty connections rather than two
 //! thousand file descriptors, and the server still spreads connections over its threads.
+
+mod connections;
 
 use std::fs;
 use std::process::ExitCode;
@@ -82,6 +88,26 @@ struct Args {
     /// answers (the bots read only the count).
     #[arg(long, value_enum, default_value_t = Detail::Full)]
     detail: Detail,
+    /// What to measure.
+    #[arg(long, value_enum, default_value_t = Mode::Play)]
+    mode: Mode,
+    /// With `--mode connections`: idle connections opened to measure memory per connection, and
+    /// silent sockets held open while a normal client pings.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
+    connections: u32,
+    /// With `--mode connections`: seconds to keep the silent sockets after the round trips
+    /// under them were measured, then report how many the server has closed (it closes them
+    /// after its handshake timeout).
+    #[arg(long, default_value_t = 0)]
+    hold_secs: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Mode {
+    /// Matches played at once, against the Ping floor.
+    Play,
+    /// Memory per idle connection, and Ping round trips with and without silent sockets open.
+    Connections,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -144,7 +170,11 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[tokio::main]
 async fn main() -> ExitCode {
     let args = Args::parse();
-    match run(&args).await {
+    let ran = match args.mode {
+        Mode::Play => run(&args).await,
+        Mode::Connections => connections::run(&args).await,
+    };
+    match ran {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => {
             eprintln!("pitchmate-load: some calls failed (see `failed` above)");

@@ -47,6 +47,7 @@ pub struct Settings {
     pub stream: StreamSettings,
     pub limits: LimitSettings,
     pub store: StoreSettings,
+    pub connections: ConnectionSettings,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -110,6 +111,36 @@ pub struct LimitSettings {
     pub auth_failure_burst: u32,
 }
 
+/// How long connections and calls may take and how many the server holds; what a client sees
+/// when one trips is in docs/api.md, "Connection limits".
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConnectionSettings {
+    /// Connections served at once; at the cap new ones wait in the listen backlog until one
+    /// closes.
+    pub max_connections: u32,
+    /// Calls open at once on one connection (HTTP/2 `SETTINGS_MAX_CONCURRENT_STREAMS`).
+    pub max_streams_per_connection: u32,
+    /// Seconds a new connection has to send the HTTP/2 preface and its first SETTINGS frame.
+    pub handshake_timeout_secs: u64,
+    /// Seconds a call has to produce its response headers: a unary call its whole answer, a
+    /// stream its start. A stream that has started is never cut by it.
+    pub call_timeout_secs: u64,
+    /// Seconds without a frame from the client before the server pings it.
+    pub keepalive_interval_secs: u64,
+    /// Seconds the client has to answer that ping before the connection is closed.
+    pub keepalive_timeout_secs: u64,
+    /// Seconds a connection may stay without an open call before it is sent GOAWAY.
+    pub idle_timeout_secs: u64,
+    /// Seconds after which a connection is sent GOAWAY whatever it does (plus or minus 10%, so
+    /// connections opened together do not all reconnect together).
+    pub max_age_secs: u64,
+    /// Seconds a connection's open calls may go on after its age GOAWAY before it is cut.
+    pub max_age_grace_secs: u64,
+    /// Seconds a shutdown waits for connections to finish after GOAWAY before cutting them.
+    pub shutdown_timeout_secs: u64,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StoreSettings {
@@ -149,7 +180,17 @@ impl Settings {
             .set_default("limits.expire_unstarted_secs", 600)?
             .set_default("limits.auth_failures_per_second", 1)?
             .set_default("limits.auth_failure_burst", 20)?
-            .set_default("store.url", "")?;
+            .set_default("store.url", "")?
+            .set_default("connections.max_connections", 10_000)?
+            .set_default("connections.max_streams_per_connection", 1_000)?
+            .set_default("connections.handshake_timeout_secs", 10)?
+            .set_default("connections.call_timeout_secs", 30)?
+            .set_default("connections.keepalive_interval_secs", 30)?
+            .set_default("connections.keepalive_timeout_secs", 10)?
+            .set_default("connections.idle_timeout_secs", 600)?
+            .set_default("connections.max_age_secs", 7_200)?
+            .set_default("connections.max_age_grace_secs", 600)?
+            .set_default("connections.shutdown_timeout_secs", 20)?;
         if let Some(path) = &cli.config {
             builder = builder.add_source(File::from(path.as_path()).format(FileFormat::Toml));
         }
@@ -212,6 +253,56 @@ impl Settings {
                 )));
             }
         }
+        self.connections.check()
+    }
+}
+
+impl ConnectionSettings {
+    /// The longest time any connection setting may name: a year. The HTTP/2 library adds these
+    /// durations to the current instant and would overflow on absurd ones.
+    pub const MAX_SECS: u64 = 365 * 24 * 60 * 60;
+
+    /// The most connections the server may be told to hold; far beyond any descriptor limit.
+    pub const MAX_CONNECTIONS: u32 = 1_000_000;
+
+    fn check(&self) -> Result<(), ConfigError> {
+        let counts = [
+            (
+                "connections.max_connections",
+                self.max_connections,
+                Self::MAX_CONNECTIONS,
+            ),
+            (
+                "connections.max_streams_per_connection",
+                self.max_streams_per_connection,
+                u32::MAX,
+            ),
+        ];
+        for (name, value, max) in counts {
+            if value == 0 || value > max {
+                return Err(ConfigError::Message(format!(
+                    "setting `{name}` must be between 1 and {max}"
+                )));
+            }
+        }
+        let durations = [
+            ("handshake_timeout_secs", self.handshake_timeout_secs),
+            ("call_timeout_secs", self.call_timeout_secs),
+            ("keepalive_interval_secs", self.keepalive_interval_secs),
+            ("keepalive_timeout_secs", self.keepalive_timeout_secs),
+            ("idle_timeout_secs", self.idle_timeout_secs),
+            ("max_age_secs", self.max_age_secs),
+            ("max_age_grace_secs", self.max_age_grace_secs),
+            ("shutdown_timeout_secs", self.shutdown_timeout_secs),
+        ];
+        for (name, value) in durations {
+            if value == 0 || value > Self::MAX_SECS {
+                return Err(ConfigError::Message(format!(
+                    "setting `connections.{name}` must be between 1 and {} (a year)",
+                    Self::MAX_SECS
+                )));
+            }
+        }
         Ok(())
     }
 }
@@ -251,6 +342,54 @@ mod tests {
         assert_eq!(settings.limits.open_matches_per_client, 1000);
         assert_eq!(settings.limits.expire_unstarted_secs, 600);
         assert_eq!(settings.limits.auth_failure_burst, 20);
+        let connections = &settings.connections;
+        assert_eq!(connections.max_connections, 10_000);
+        assert_eq!(connections.max_streams_per_connection, 1_000);
+        assert_eq!(connections.handshake_timeout_secs, 10);
+        assert_eq!(connections.call_timeout_secs, 30);
+        assert_eq!(connections.keepalive_interval_secs, 30);
+        assert_eq!(connections.keepalive_timeout_secs, 10);
+        assert_eq!(connections.idle_timeout_secs, 600);
+        assert_eq!(connections.max_age_secs, 7_200);
+        assert_eq!(connections.max_age_grace_secs, 600);
+        assert_eq!(connections.shutdown_timeout_secs, 20);
+    }
+
+    #[test]
+    fn the_sample_config_loads_and_shows_the_default_limits() {
+        let sample = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../deploy/pitchmate.toml");
+        let cli = Cli {
+            config: Some(sample),
+            ..Cli::default()
+        };
+        let sample = Settings::from_layers(&cli, HashMap::new()).unwrap();
+        let defaults = Settings::from_layers(&Cli::default(), HashMap::new()).unwrap();
+        assert_eq!(sample.connections, defaults.connections);
+        assert_eq!(sample.limits, defaults.limits);
+        assert_eq!(sample.stream, defaults.stream);
+    }
+
+    #[test]
+    fn connection_settings_come_from_the_file_and_the_environment() {
+        let file = settings_file(
+            "[connections]\nmax_connections = 50\nidle_timeout_secs = 5\ncall_timeout_secs = 7\n",
+        );
+        let cli = Cli {
+            config: Some(file.clone()),
+            ..Cli::default()
+        };
+        let environment = env(&[
+            ("PITCHMATE__CONNECTIONS__IDLE_TIMEOUT_SECS", "9"),
+            ("PITCHMATE__CONNECTIONS__SHUTDOWN_TIMEOUT_SECS", "3"),
+        ]);
+        let settings = Settings::from_layers(&cli, environment).unwrap();
+        let connections = &settings.connections;
+        assert_eq!(connections.max_connections, 50);
+        assert_eq!(connections.call_timeout_secs, 7);
+        assert_eq!(connections.idle_timeout_secs, 9, "env over file");
+        assert_eq!(connections.shutdown_timeout_secs, 3);
+        assert_eq!(connections.max_age_secs, 7_200, "defaults fill the rest");
+        std::fs::remove_file(file).unwrap();
     }
 
     #[test]
@@ -344,6 +483,18 @@ mod tests {
             env(&[("PITCHMATE__LIMITS__ACTIONS_PER_SECOND", "-1")]),
             env(&[("PITCHMATE__LIMITS__STREAMS_PER_SEAT", "0")]),
             env(&[("PITCHMATE__LIMITS__CREATE_BURST", "0")]),
+            env(&[("PITCHMATE__CONNECTIONS__MAX_CONNECTIONS", "0")]),
+            env(&[("PITCHMATE__CONNECTIONS__MAX_CONNECTIONS", "1000001")]),
+            env(&[("PITCHMATE__CONNECTIONS__MAX_STREAMS_PER_CONNECTION", "0")]),
+            env(&[("PITCHMATE__CONNECTIONS__HANDSHAKE_TIMEOUT_SECS", "0")]),
+            env(&[("PITCHMATE__CONNECTIONS__CALL_TIMEOUT_SECS", "0")]),
+            env(&[("PITCHMATE__CONNECTIONS__KEEPALIVE_INTERVAL_SECS", "0")]),
+            env(&[("PITCHMATE__CONNECTIONS__KEEPALIVE_TIMEOUT_SECS", "0")]),
+            env(&[("PITCHMATE__CONNECTIONS__IDLE_TIMEOUT_SECS", "0")]),
+            env(&[("PITCHMATE__CONNECTIONS__MAX_AGE_SECS", "31536001")]),
+            env(&[("PITCHMATE__CONNECTIONS__MAX_AGE_GRACE_SECS", "0")]),
+            env(&[("PITCHMATE__CONNECTIONS__SHUTDOWN_TIMEOUT_SECS", "0")]),
+            env(&[("PITCHMATE__CONNECTIONS__NO_SUCH_LIMIT", "1")]),
         ] {
             assert!(
                 Settings::from_layers(&Cli::default(), environment.clone()).is_err(),

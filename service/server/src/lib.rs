@@ -13,6 +13,7 @@ pub mod hosting;
 pub mod server;
 pub mod store;
 pub mod telemetry;
+pub mod transport;
 
 pub use pitchmate_games as games;
 

@@ -7,16 +7,15 @@ use std::time::Duration;
 use pitchmate_proto::v1 as pb;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
-use tokio_stream::StreamExt;
-use tokio_stream::wrappers::TcpListenerStream;
 use tonic::server::NamedService;
-use tonic::transport::Server;
+use tonic::service::RoutesBuilder;
 
 use crate::api::{MatchApi, MessageSize, ServerApi, VariantApi};
 use crate::config::Settings;
 use crate::games::GameRegistry;
 use crate::hosting::{ActorLimits, MatchRegistry};
 use crate::store::{Store, StoreError, StoreHealth};
+use crate::transport;
 use pb::match_service_server::MatchServiceServer;
 use pb::server_service_server::ServerServiceServer;
 use pb::variant_service_server::VariantServiceServer;
@@ -32,14 +31,14 @@ pub enum ServeError {
     Store(#[from] StoreError),
     #[error("reflection descriptors: {0}")]
     Reflection(#[from] tonic_reflection::server::Error),
-    #[error("transport: {0}")]
-    Transport(#[from] tonic::transport::Error),
 }
 
 /// Opens the store, rebuilds every unfinished match from it, and serves `MatchService`,
 /// `VariantService`, `ServerService`, `grpc.health.v1` and server reflection (v1 and v1alpha) on `listener` until
-/// `shutdown` completes. Then it drains: stops accepting, closes event streams, lets in-flight
-/// calls finish (each already durable when answered) and closes the store.
+/// `shutdown` completes, under the `connections` limits. Then it drains: stops accepting,
+/// closes event streams, sends every connection GOAWAY and lets in-flight calls finish (each
+/// already durable when answered) until `connections.shutdown_timeout_secs`, cuts what is left
+/// and closes the store.
 pub async fn serve(
     settings: &Settings,
     listener: TcpListener,
@@ -108,24 +107,22 @@ pub async fn serve(
         // Streams would otherwise keep the server waiting for matches that may never end.
         stopping_sender.send_replace(true);
     };
-    // Small request/response messages must not wait for Nagle's algorithm.
-    let incoming = TcpListenerStream::new(listener).map(|accepted| {
-        accepted.inspect(|stream| {
-            if let Err(error) = stream.set_nodelay(true) {
-                tracing::warn!(%error, "cannot disable Nagle's algorithm on a connection");
-            }
-        })
-    });
-    Server::builder()
-        .layer(tower::layer::layer_fn(MessageSize::new))
+    let mut routes = RoutesBuilder::default();
+    routes
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(match_api)
         .add_service(variant_api)
-        .add_service(server_api)
-        .serve_with_incoming_shutdown(incoming, shutdown)
-        .await?;
+        .add_service(server_api);
+    let service = MessageSize::new(routes.routes().prepare());
+    transport::serve(
+        listener,
+        service,
+        transport::Limits::from(&settings.connections),
+        shutdown,
+    )
+    .await;
     store.close().await?;
     tracing::info!("stopped: every accepted action is stored");
     Ok(())

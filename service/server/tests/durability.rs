@@ -7,103 +7,20 @@
 //! SIGTERM: the server stops accepting, finishes what it accepted, closes the store and exits 0;
 //! after a restart every acknowledged action is there and nothing else is.
 
+mod common;
+
 use std::collections::HashSet;
-use std::net::SocketAddr;
-use std::path::PathBuf;
-use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use common::process::{ServerProcess, free_address, scratch_dir, url};
 use pitchmate_client::pb::match_event::Kind;
 use pitchmate_client::pb::stream_match_events_response::Item;
 use pitchmate_client::{Bot, Choice, Client, NewMatch, RandomChoice, SeatHandle, pb};
 
 /// How long any one test may wait for the server or the bots.
 const PATIENCE: Duration = Duration::from_secs(120);
-
-/// A `pitchmate` process on a fixed loopback address, so a restarted one is found where the
-/// clients left the old one.
-struct ServerProcess {
-    child: Child,
-}
-
-impl ServerProcess {
-    async fn start(address: SocketAddr, data_dir: &PathBuf) -> Self {
-        let child = Command::new(env!("CARGO_BIN_EXE_pitchmate"))
-            .arg("--listen")
-            .arg(address.to_string())
-            .arg("--data-dir")
-            .arg(data_dir)
-            .args(["--log-filter", "warn"])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("start the server");
-        let server = Self { child };
-        let deadline = Instant::now() + PATIENCE;
-        loop {
-            if let Ok(client) = Client::connect(url(address)).await
-                && client.list_variants().await.is_ok()
-            {
-                return server;
-            }
-            assert!(Instant::now() < deadline, "the server never answered");
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    }
-
-    /// SIGKILL: no chance to flush, close or answer anything.
-    fn kill(mut self) {
-        self.child.kill().expect("SIGKILL");
-        self.child.wait().expect("reap");
-    }
-
-    /// SIGTERM, then the exit status.
-    async fn terminate(mut self) -> ExitStatus {
-        let sent = Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
-            .status()
-            .expect("run kill");
-        assert!(sent.success());
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            if let Some(status) = self.child.try_wait().expect("wait") {
-                return status;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "the server did not drain and exit"
-            );
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    }
-}
-
-impl Drop for ServerProcess {
-    fn drop(&mut self) {
-        // A failing test must not leave a server running.
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn url(address: SocketAddr) -> String {
-    format!("http://{address}")
-}
-
-fn free_address() -> SocketAddr {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .expect("bind")
-        .local_addr()
-        .expect("address")
-}
-
-fn scratch_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pitchmate-durability-{}", uuid::Uuid::new_v4()));
-    std::fs::create_dir_all(&dir).expect("data directory");
-    dir
-}
 
 /// An acknowledged submission: its id, the request's choice and version, and the answer.
 #[derive(Clone, Debug)]

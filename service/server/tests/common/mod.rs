@@ -2,6 +2,9 @@
 //! TCP with the generated clients. Each test file uses a different subset of the helpers.
 #![allow(dead_code)]
 
+pub mod process;
+pub mod raw;
+
 use std::collections::HashMap;
 use std::net::SocketAddr;
 
