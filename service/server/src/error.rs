@@ -150,6 +150,16 @@ pub enum ServiceError {
         seat: String,
         limit: usize,
     },
+    /// A call produced no response in time: its request never finished, a `Play` stream never
+    /// sent `open`. `by_client`: the client's own `grpc-timeout` was the shorter.
+    #[error(
+        "the call produced no response within {} ms ({}){}",
+        limit.as_millis(),
+        if *by_client { "its grpc-timeout" } else { "setting `connections.call_timeout_secs`" },
+        if *by_client { "" } else { ": a request body that never finishes or a Play stream that \
+            never sends `open` ends here" }
+    )]
+    CallTimeout { limit: Duration, by_client: bool },
     #[error(
         "the {message} is {size} bytes, over this server's limit of {limit} bytes (setting \
          `limits.{setting}`){hint}"
@@ -232,6 +242,7 @@ impl ServiceError {
             Self::QuotaExceeded { .. } => "QUOTA_EXCEEDED",
             Self::SeatStreamLimit { .. } => "SEAT_STREAM_LIMIT",
             Self::MessageTooLarge { .. } => "MESSAGE_TOO_LARGE",
+            Self::CallTimeout { .. } => "CALL_TIMEOUT",
         }
     }
 
@@ -257,6 +268,7 @@ impl ServiceError {
             Self::Unauthenticated(_) | Self::InvalidSeatToken(_) => Code::Unauthenticated,
             Self::Unavailable(_) | Self::StoreUnavailable(_) => Code::Unavailable,
             Self::MatchNotRebuildable { .. } => Code::Internal,
+            Self::CallTimeout { .. } => Code::DeadlineExceeded,
             Self::WatcherLimit { .. }
             | Self::RateLimited { .. }
             | Self::QuotaExceeded { .. }
@@ -336,6 +348,9 @@ impl ServiceError {
                 ("size".to_owned(), size.to_string()),
                 ("limit".to_owned(), limit.to_string()),
             ]),
+            Self::CallTimeout { limit, .. } => {
+                HashMap::from([("timeout_ms".to_owned(), limit.as_millis().to_string())])
+            }
             Self::RateLimited { limit, .. } => {
                 HashMap::from([("limit".to_owned(), limit.name().to_owned())])
             }

@@ -25,6 +25,8 @@ async fn main() -> ExitCode {
         eprintln!("pitchmate: {error}");
         return ExitCode::from(2);
     }
+    #[cfg(unix)]
+    open_file_limit::raise(settings.connections.max_connections);
     let listener = match tokio::net::TcpListener::bind(settings.listen).await {
         Ok(listener) => listener,
         Err(error) => {
@@ -66,5 +68,50 @@ async fn shutdown_signal() {
     tokio::select! {
         () = interrupt => {}
         () = terminate => {}
+    }
+}
+
+/// Every connection holds a file descriptor. Many systems start processes with a soft limit of
+/// 1,024 open files, far below `connections.max_connections`: then the server would run out of
+/// descriptors (and refuse connections) long before its own cap. The soft limit may be raised to
+/// the hard one without privileges, as servers commonly do at start; if even that is too low,
+/// the operator is told.
+#[cfg(unix)]
+mod open_file_limit {
+    use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
+
+    /// Descriptors besides connections: the store, the listener, logs, the runtime.
+    const SPARE: u64 = 64;
+
+    pub fn raise(max_connections: u32) {
+        let wanted = u64::from(max_connections) + SPARE;
+        let limit = getrlimit(Resource::Nofile);
+        let Some(current) = limit.current else {
+            return;
+        };
+        if current >= wanted {
+            return;
+        }
+        let raised = limit.maximum.map_or(wanted, |hard| hard.min(wanted));
+        if raised > current {
+            let new = Rlimit {
+                current: Some(raised),
+                maximum: limit.maximum,
+            };
+            if let Err(error) = setrlimit(Resource::Nofile, new) {
+                tracing::warn!(%error, current, "cannot raise the open-file limit");
+            }
+        }
+        let now = getrlimit(Resource::Nofile).current.unwrap_or(u64::MAX);
+        if now < wanted {
+            tracing::warn!(
+                open_files = now,
+                max_connections,
+                "the open-file limit is below connections.max_connections: raise it (ulimit -n) \
+                 or lower the setting, or connections will be refused for want of descriptors"
+            );
+        } else {
+            tracing::info!(from = current, to = now, "raised the open-file limit");
+        }
     }
 }

@@ -10,21 +10,16 @@
 //! tonic's server does the same with the client's deadline alone and answers `CANCELLED`; this
 //! answers `DEADLINE_EXCEEDED` with an `ErrorInfo`, like every other error of the service.
 
-use std::collections::HashMap;
 use std::convert::Infallible;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
+use tonic::Status;
 use tonic::body::Body;
 use tonic::codegen::http::{HeaderMap, Request, Response};
 use tonic::codegen::{BoxFuture, Service};
-use tonic::{Code, Status};
-use tonic_types::{ErrorDetails, StatusExt};
 
-use crate::error::ERROR_DOMAIN;
-
-/// The `ErrorInfo.reason` of a call that produced no response in time.
-pub const REASON: &str = "CALL_TIMEOUT";
+use crate::error::ServiceError;
 
 #[derive(Clone, Debug)]
 pub struct CallTimeout<S> {
@@ -69,31 +64,11 @@ where
                         by_client,
                         "call cut: no response within the call timeout"
                     );
-                    Ok(timed_out(limit, by_client).into_http())
+                    Ok(Status::from(ServiceError::CallTimeout { limit, by_client }).into_http())
                 }
             }
         })
     }
-}
-
-/// The status a call that produced nothing in time answers.
-fn timed_out(limit: Duration, by_client: bool) -> Status {
-    let millis = limit.as_millis();
-    let message = if by_client {
-        format!("the call produced no response within its grpc-timeout of {millis} ms")
-    } else {
-        format!(
-            "the call produced no response within {millis} ms (setting \
-             `connections.call_timeout_secs`): a request body that never finishes or a Play \
-             stream that never sends `open` ends here"
-        )
-    };
-    let details = ErrorDetails::with_error_info(
-        REASON,
-        ERROR_DOMAIN,
-        HashMap::from([("timeout_ms".to_owned(), millis.to_string())]),
-    );
-    Status::with_error_details(Code::DeadlineExceeded, message, details)
 }
 
 /// The client's deadline from its `grpc-timeout` header: up to eight digits and a unit, `H`,
@@ -173,14 +148,26 @@ mod tests {
 
     #[test]
     fn a_timed_out_call_says_so_with_the_limit() {
-        let status = timed_out(Duration::from_secs(30), false);
+        use tonic::Code;
+        use tonic_types::StatusExt;
+        let status = Status::from(ServiceError::CallTimeout {
+            limit: Duration::from_secs(30),
+            by_client: false,
+        });
         assert_eq!(status.code(), Code::DeadlineExceeded);
         assert!(status.message().contains("connections.call_timeout_secs"));
         let info = status.get_details_error_info().expect("ErrorInfo");
-        assert_eq!(info.reason, REASON);
-        assert_eq!(info.domain, ERROR_DOMAIN);
+        assert_eq!(info.reason, "CALL_TIMEOUT");
+        assert_eq!(info.domain, crate::error::ERROR_DOMAIN);
         assert_eq!(info.metadata["timeout_ms"], "30000");
-        let by_client = timed_out(Duration::from_millis(250), true);
-        assert!(by_client.message().contains("grpc-timeout of 250 ms"));
+        let by_client = Status::from(ServiceError::CallTimeout {
+            limit: Duration::from_millis(250),
+            by_client: true,
+        });
+        assert!(
+            by_client
+                .message()
+                .contains("within 250 ms (its grpc-timeout)")
+        );
     }
 }

@@ -18,8 +18,6 @@ mod call_timeout;
 mod connection;
 mod handshake;
 
-pub use call_timeout::REASON as CALL_TIMEOUT_REASON;
-
 use std::convert::Infallible;
 use std::future::Future;
 use std::sync::Arc;
