@@ -16,6 +16,9 @@ use crate::verify::Verified;
 /// A match's event stream as the server sends it.
 pub type EventStream = tonic::Streaming<pb::StreamMatchEventsResponse>;
 
+/// The server's lifecycle feed, as `StreamLifecycle` sends it.
+pub type LifecycleStream = tonic::Streaming<pb::StreamLifecycleResponse>;
+
 /// Requests queued for a `Play` stream before the connection takes them.
 const PLAY_QUEUE: usize = 4;
 
@@ -401,6 +404,23 @@ impl Client {
     ) -> Result<EventStream, ClientError> {
         self.stream_events(&seat.match_id, after_seq, Some(seat), Some(detail))
             .await
+    }
+
+    /// Every match's lifecycle entries (created, seat taken, started, ended) after
+    /// `after_position`, then live ones, of `variant_id` and naming `player_name` (each empty
+    /// for all). Resume after a disconnect with the last position read.
+    pub async fn lifecycle(
+        &self,
+        after_position: u64,
+        variant_id: &str,
+        player_name: &str,
+    ) -> Result<LifecycleStream, ClientError> {
+        let request = pb::StreamLifecycleRequest {
+            after_position,
+            variant_id: variant_id.to_owned(),
+            player_name: player_name.to_owned(),
+        };
+        Ok(self.matches().stream_lifecycle(request).await?.into_inner())
     }
 
     /// With `prompt_detail`, the stream prompts the seat.

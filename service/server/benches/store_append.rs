@@ -50,6 +50,7 @@ fn append(match_id: &str, number: u64) -> Append {
             response: vec![0x22; 200],
         }),
         status: None,
+        lifecycle: Vec::new(),
     }
 }
 
@@ -111,7 +112,10 @@ async fn measure(store: &Store, prefix: &str, matches: usize) -> Phase {
             setup: vec![1; 64],
             summary: vec![2; 256],
         };
-        store.create(row, Vec::new()).await.expect("create");
+        store
+            .create(row, Vec::new(), Vec::new())
+            .await
+            .expect("create");
     }
     let cpu_before = cpu_time();
     let started = Instant::now();

@@ -18,6 +18,7 @@ use crate::error::{RateLimit, ServiceError, excerpt};
 use crate::games::ActionChoice;
 use crate::hosting::actor::Subscription;
 use crate::hosting::clock::Hosting;
+use crate::hosting::feed::{FeedFilter, follow};
 use crate::hosting::slots::{Slot, Slots};
 use crate::hosting::stream::{
     EventStream, PlayStream, Player, PlayerAction, StreamStart, play, watch_events,
@@ -522,6 +523,49 @@ impl pb::match_service_server::MatchService for MatchApi {
             request.include_legal_actions.then_some(prompt_detail),
             slot,
         )))
+    }
+
+    type StreamLifecycleStream = std::pin::Pin<
+        Box<dyn tokio_stream::Stream<Item = Result<pb::StreamLifecycleResponse, Status>> + Send>,
+    >;
+
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "StreamLifecycle"))]
+    async fn stream_lifecycle(
+        &self,
+        request: Request<pb::StreamLifecycleRequest>,
+    ) -> Result<Response<Self::StreamLifecycleStream>, Status> {
+        let request = request.into_inner();
+        if !request.variant_id.is_empty() {
+            self.registry
+                .games()
+                .info(&request.variant_id)
+                .map_err(ServiceError::from)?;
+        }
+        let store = self.registry.store().clone();
+        let newest = store.last_position();
+        if request.after_position > newest {
+            return Err(ServiceError::InvalidArgument(format!(
+                "after_position {} is beyond the newest entry of this server's feed, {newest}; \
+                 use 0 for the whole feed or a position this server sent",
+                request.after_position
+            ))
+            .into());
+        }
+        let filter = FeedFilter {
+            variant_id: request.variant_id,
+            player_name: request.player_name,
+        };
+        let feed = follow(
+            store,
+            request.after_position,
+            filter,
+            self.heartbeat,
+            self.stopping.clone(),
+        );
+        Ok(Response::new(Box::pin(feed.map(|item| {
+            item.map(super::lifecycle::item_to_proto)
+                .map_err(Status::from)
+        }))))
     }
 
     type PlayStream = PlayStream;

@@ -1,6 +1,7 @@
 //! The gRPC services. Thin: read and check the request, ask the registry or the match's actor,
 //! shape the reply. Every RPC runs in an `rpc` span naming the method and match.
 
+mod lifecycle;
 mod matches;
 mod message_size;
 mod paging;

@@ -57,6 +57,7 @@ use super::OpenMatch;
 use super::chance::MatchChance;
 use super::clock::{self, Clocks, Hosting, TimeoutPolicy};
 use super::durable;
+use super::lifecycle::{EndReason, Ending, LifecycleEntry, LifecycleKind, SeatHolder};
 use super::log::{EventLog, LoggedEvent, NewEvent};
 use super::token::{SeatToken, TokenHash};
 use crate::error::ServiceError;
@@ -518,6 +519,8 @@ struct MatchActor {
     expires_at: Option<SystemTime>,
     /// Counts the match against its creator's quota until it is over.
     open: Option<OpenMatch>,
+    /// Lifecycle entries recorded by the command being handled, stored with its commit.
+    lifecycle: Vec<LifecycleEntry>,
 }
 
 /// Where a match stood before a command, to tell what the command added.
@@ -544,6 +547,9 @@ pub async fn create(
 ) -> Result<MatchHandle, ServiceError> {
     let mut actor = MatchActor::new(setup, game, context);
     actor.open = open;
+    actor.record_lifecycle(LifecycleKind::Created {
+        seed_source: actor.setup.chance.source,
+    });
     let row = MatchRow {
         match_id: actor.setup.match_id.clone(),
         variant_id: actor.setup.variant_id.clone(),
@@ -557,10 +563,15 @@ pub async fn create(
         .iter()
         .map(|e| durable::event_row(e))
         .collect();
-    actor.store.create(row, events).await.map_err(|error| {
-        tracing::error!(%error, "cannot store a new match");
-        ServiceError::StoreUnavailable(format!("the match could not be stored: {error}"))
-    })?;
+    let lifecycle = actor.lifecycle.drain(..).map(|e| e.to_row()).collect();
+    actor
+        .store
+        .create(row, events, lifecycle)
+        .await
+        .map_err(|error| {
+            tracing::error!(%error, "cannot store a new match");
+            ServiceError::StoreUnavailable(format!("the match could not be stored: {error}"))
+        })?;
     Ok(actor.start(context.limits))
 }
 
@@ -620,6 +631,8 @@ pub fn restore(
             .collect(),
     )?;
     actor.replay_times = Vec::new();
+    // Replaying recorded them again; the store has them from when they happened.
+    actor.lifecycle.clear();
     // The server was down, not the players: everyone gets `abandon_after` from now to return.
     let now = clock::now();
     actor.presence.iter().for_each(|p| p.seen(now));
@@ -672,6 +685,7 @@ impl MatchActor {
             retired: context.retired.clone(),
             expires_at,
             open: None,
+            lifecycle: Vec::new(),
         };
         actor.record(
             Visibility::Public,
@@ -944,6 +958,7 @@ impl MatchActor {
                 status: self.status as i32,
                 summary: self.to_proto().encode_to_vec(),
             }),
+            lifecycle: self.lifecycle.drain(..).map(|e| e.to_row()).collect(),
         };
         self.store.append(append).await?;
         // The summary first: a watcher that has sent the newest event reads a summary at least
@@ -1290,8 +1305,15 @@ impl MatchActor {
             }),
         );
         tracing::info!(seat = seat_name, "seat taken");
+        self.record_lifecycle(LifecycleKind::SeatTaken {
+            seat: seat_name.to_owned(),
+            player_name: self.seats[seat.index()].player_name.clone(),
+        });
         if self.seats.iter().all(|s| s.token.is_some()) {
             self.status = pb::MatchStatus::Active;
+            self.record_lifecycle(LifecycleKind::Started {
+                seats: self.seat_holders(),
+            });
             self.record(
                 Visibility::Public,
                 pb::match_event::Kind::MatchStarted(pb::MatchStarted {}),
@@ -1674,6 +1696,27 @@ impl MatchActor {
         }
     }
 
+    fn record_lifecycle(&mut self, kind: LifecycleKind) {
+        self.lifecycle.push(LifecycleEntry {
+            position: 0,
+            match_id: self.setup.match_id.clone(),
+            variant_id: self.setup.variant_id.clone(),
+            time: self.moment,
+            kind,
+        });
+    }
+
+    fn seat_holders(&self) -> Vec<SeatHolder> {
+        self.seats
+            .iter()
+            .map(|seat| SeatHolder {
+                seat: seat.name.to_owned(),
+                player_name: seat.player_name.clone(),
+                occupied: seat.token.is_some(),
+            })
+            .collect()
+    }
+
     fn end(&mut self, outcome: Outcome, reason: pb::ResultReason, status: pb::MatchStatus) {
         let names = self.seat_names();
         let result = pb::MatchResult {
@@ -1690,6 +1733,16 @@ impl MatchActor {
         self.draw_offer = None;
         self.open = None;
         tracing::info!(winner = %result.winner, detail = %result.detail, "match ended");
+        self.record_lifecycle(LifecycleKind::Ended {
+            ending: Ending {
+                finished: status == pb::MatchStatus::Finished,
+                winner: result.winner.clone(),
+                scores: outcome.scores.clone(),
+                reason: end_reason(reason),
+                detail: result.detail.clone(),
+            },
+            seats: self.seat_holders(),
+        });
         self.result = Some(result.clone());
         self.record(
             Visibility::Public,
@@ -1697,6 +1750,18 @@ impl MatchActor {
                 result: Some(result),
             }),
         );
+    }
+}
+
+fn end_reason(reason: pb::ResultReason) -> EndReason {
+    match reason {
+        pb::ResultReason::Resignation => EndReason::Resignation,
+        pb::ResultReason::Timeout => EndReason::Timeout,
+        pb::ResultReason::DrawAgreed => EndReason::DrawAgreed,
+        pb::ResultReason::Aborted => EndReason::Aborted,
+        pb::ResultReason::Abandoned => EndReason::Abandoned,
+        pb::ResultReason::Expired => EndReason::Expired,
+        pb::ResultReason::Rules | pb::ResultReason::Unspecified => EndReason::Rules,
     }
 }
 

@@ -23,19 +23,19 @@ pub struct Undecodable {
     detail: String,
 }
 
-fn undecodable(what: &'static str, detail: impl ToString) -> Undecodable {
+pub(super) fn undecodable(what: &'static str, detail: impl ToString) -> Undecodable {
     Undecodable {
         what,
         detail: detail.to_string(),
     }
 }
 
-fn nanos(time: SystemTime) -> i64 {
+pub(super) fn nanos(time: SystemTime) -> i64 {
     time.duration_since(UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
 }
 
-fn from_nanos(nanos: i64) -> SystemTime {
+pub(super) fn from_nanos(nanos: i64) -> SystemTime {
     UNIX_EPOCH + Duration::from_nanos(u64::try_from(nanos).unwrap_or(0))
 }
 

@@ -15,6 +15,8 @@ pub mod clock;
 pub mod durable;
 #[cfg(test)]
 mod ending_tests;
+pub mod feed;
+pub mod lifecycle;
 pub mod log;
 #[cfg(test)]
 mod registry_tests;

@@ -30,7 +30,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
 /// The database file under the data directory.
 pub const SQLITE_FILE: &str = "pitchmate.db";
@@ -199,6 +199,21 @@ pub struct Append {
     pub events: Vec<EventRow>,
     pub answer: Option<AnswerRow>,
     pub status: Option<StatusChange>,
+    /// Entries of the lifecycle feed the command caused, in order.
+    pub lifecycle: Vec<LifecycleRow>,
+}
+
+/// One entry of the server's lifecycle feed: what the hosting encoded, beside what readers
+/// order and filter by.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LifecycleRow {
+    /// The entry's place in the feed. The writer numbers entries as it commits them, one after
+    /// another with no gap; a row handed to a write has 0 here.
+    pub position: u64,
+    pub match_id: String,
+    pub variant_id: String,
+    pub time_nanos: i64,
+    pub body: Vec<u8>,
 }
 
 /// Everything stored about one match.
@@ -215,8 +230,18 @@ enum Write {
     Create {
         row: MatchRow,
         events: Vec<EventRow>,
+        lifecycle: Vec<LifecycleRow>,
     },
     Append(Append),
+}
+
+impl Write {
+    fn lifecycle_mut(&mut self) -> &mut Vec<LifecycleRow> {
+        match self {
+            Write::Create { lifecycle, .. } => lifecycle,
+            Write::Append(append) => &mut append.lifecycle,
+        }
+    }
 }
 
 enum Request {
@@ -252,6 +277,26 @@ impl Backend {
         match self {
             Self::Sqlite(store) => store.load(match_id.to_owned()).await,
             Self::Postgres(store) => store.load(match_id).await,
+        }
+    }
+
+    /// The lifecycle entries after `after`, oldest first, at most `limit`.
+    async fn lifecycle_after(
+        &self,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<LifecycleRow>, StoreError> {
+        match self {
+            Self::Sqlite(store) => store.lifecycle_after(after, limit).await,
+            Self::Postgres(store) => store.lifecycle_after(after, limit).await,
+        }
+    }
+
+    /// The newest position of the lifecycle feed; 0 when it is empty.
+    async fn last_position(&self) -> Result<u64, StoreError> {
+        match self {
+            Self::Sqlite(store) => store.last_position().await,
+            Self::Postgres(store) => store.last_position().await,
         }
     }
 
@@ -295,7 +340,15 @@ pub struct Store {
     requests: mpsc::Sender<Request>,
     backend: Arc<Backend>,
     health: watch::Receiver<StoreHealth>,
+    /// Lifecycle entries as they are committed, in position order.
+    lifecycle: broadcast::Sender<Arc<LifecycleRow>>,
+    /// The newest committed position.
+    last_position: watch::Receiver<u64>,
 }
+
+/// Lifecycle entries a slow reader of the live feed may fall behind by before it is told it
+/// lagged (and reads them from the store instead).
+const LIFECYCLE_LIVE: usize = 4096;
 
 impl std::fmt::Debug for Store {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -321,12 +374,45 @@ impl Store {
         let backend = Arc::new(backend);
         let (requests, receiver) = mpsc::channel(WRITE_QUEUE);
         let (health_sender, health) = watch::channel(StoreHealth::Writable);
-        tokio::spawn(write_loop(Arc::clone(&backend), receiver, health_sender));
+        let (lifecycle, _) = broadcast::channel(LIFECYCLE_LIVE);
+        let (positions, last_position) = watch::channel(backend.last_position().await?);
+        let feed = Feed {
+            live: lifecycle.clone(),
+            positions,
+        };
+        tokio::spawn(write_loop(
+            Arc::clone(&backend),
+            receiver,
+            health_sender,
+            feed,
+        ));
         Ok(Self {
             requests,
             backend,
             health,
+            lifecycle,
+            last_position,
         })
+    }
+
+    /// Lifecycle entries as they are committed, in position order. A receiver that falls
+    /// [`LIFECYCLE_LIVE`] entries behind is told it lagged and reads on from the store.
+    pub fn lifecycle_live(&self) -> broadcast::Receiver<Arc<LifecycleRow>> {
+        self.lifecycle.subscribe()
+    }
+
+    /// The lifecycle entries after position `after`, oldest first, at most `limit` of them.
+    pub async fn lifecycle_after(
+        &self,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<LifecycleRow>, StoreError> {
+        self.backend.lifecycle_after(after, limit).await
+    }
+
+    /// The newest committed position of the lifecycle feed.
+    pub fn last_position(&self) -> u64 {
+        *self.last_position.borrow()
     }
 
     /// Whether writes are being committed. While not, every write fails at once with
@@ -340,9 +426,20 @@ impl Store {
         self.health.clone()
     }
 
-    /// Stores a new match with its first events; returns once they are durable.
-    pub async fn create(&self, row: MatchRow, events: Vec<EventRow>) -> Result<(), StoreError> {
-        self.write(Write::Create { row, events }).await
+    /// Stores a new match with its first events and lifecycle entries; returns once they are
+    /// durable.
+    pub async fn create(
+        &self,
+        row: MatchRow,
+        events: Vec<EventRow>,
+        lifecycle: Vec<LifecycleRow>,
+    ) -> Result<(), StoreError> {
+        self.write(Write::Create {
+            row,
+            events,
+            lifecycle,
+        })
+        .await
     }
 
     /// Appends to a match; returns once it is durable.
@@ -383,6 +480,44 @@ impl Store {
     }
 }
 
+/// Where the writer publishes the lifecycle entries it committed.
+struct Feed {
+    live: broadcast::Sender<Arc<LifecycleRow>>,
+    positions: watch::Sender<u64>,
+}
+
+impl Feed {
+    /// Numbers the batch's lifecycle entries on from the last committed position, in order.
+    fn number(&self, batch: &mut [Write]) {
+        let first = *self.positions.borrow() + 1;
+        let rows = batch.iter_mut().flat_map(Write::lifecycle_mut);
+        for (position, row) in (first..).zip(rows) {
+            row.position = position;
+        }
+    }
+
+    fn publish(&self, rows: Vec<LifecycleRow>) {
+        for row in rows {
+            self.positions.send_replace(row.position);
+            // Nobody following the feed is fine.
+            let _ = self.live.send(Arc::new(row));
+        }
+    }
+
+    /// After a failed batch: whatever of it reached the database after all (its answer was
+    /// lost with the connection) is published now, so live readers miss nothing.
+    async fn catch_up(&self, backend: &Backend) -> Result<(), StoreError> {
+        loop {
+            let after = *self.positions.borrow();
+            let rows = backend.lifecycle_after(after, MAX_BATCH).await?;
+            if rows.is_empty() {
+                return Ok(());
+            }
+            self.publish(rows);
+        }
+    }
+}
+
 /// The single writer: takes whatever is queued (up to [`MAX_BATCH`]), commits it as one
 /// transaction, answers every caller in the batch, and repeats. After a failed batch it
 /// recovers (see [`recover`]) before it commits anything else.
@@ -390,6 +525,7 @@ async fn write_loop(
     backend: Arc<Backend>,
     mut requests: mpsc::Receiver<Request>,
     health: watch::Sender<StoreHealth>,
+    feed: Feed,
 ) {
     loop {
         let first = tokio::select! {
@@ -401,7 +537,7 @@ async fn write_loop(
                 let cause = "the connection to the database was lost".to_owned();
                 tracing::error!("{cause}");
                 health.send_replace(StoreHealth::Unwritable(cause));
-                match recover(&backend, &mut requests, &health).await {
+                match recover(&backend, &mut requests, &health, &feed).await {
                     Recovery::Writable => {
                         tracing::info!("the store writes again");
                         health.send_replace(StoreHealth::Writable);
@@ -432,7 +568,15 @@ async fn write_loop(
             }
         }
         if !batch.is_empty() {
+            feed.number(&mut batch);
+            let committed: Vec<LifecycleRow> = batch
+                .iter_mut()
+                .flat_map(|write| write.lifecycle_mut().iter().cloned())
+                .collect();
             let result = backend.commit(batch).await;
+            if result.is_ok() {
+                feed.publish(committed);
+            }
             if let Err(error) = &result {
                 tracing::error!(%error, writes = waiting.len(), "a batch of writes failed");
                 health.send_replace(StoreHealth::Unwritable(error.to_string()));
@@ -447,7 +591,7 @@ async fn write_loop(
                     tracing::warn!(%error, "store housekeeping failed");
                 }
             } else if closing.is_none() {
-                match recover(&backend, &mut requests, &health).await {
+                match recover(&backend, &mut requests, &health, &feed).await {
                     Recovery::Writable => {
                         tracing::info!("the store writes again");
                         health.send_replace(StoreHealth::Writable);
@@ -481,6 +625,7 @@ async fn recover(
     backend: &Backend,
     requests: &mut mpsc::Receiver<Request>,
     health: &watch::Sender<StoreHealth>,
+    feed: &Feed,
 ) -> Recovery {
     let mut backoff = FIRST_BACKOFF;
     loop {
@@ -501,7 +646,11 @@ async fn recover(
                 },
             }
         }
-        match backend.probe().await {
+        let probed = async {
+            backend.probe().await?;
+            feed.catch_up(backend).await
+        };
+        match probed.await {
             Ok(()) => return Recovery::Writable,
             Err(error) => {
                 tracing::warn!(%error, retry_in = ?backoff, "the store still cannot write");

@@ -26,7 +26,10 @@ use tokio::sync::{Mutex, Notify};
 use tokio_postgres::{Client, Config, NoTls, Row, Statement, Transaction};
 
 use super::packed::{Tail, Unpacked};
-use super::{AnswerRow, EventRow, InputKind, InputRow, MatchRow, StoreError, StoredMatch, Write};
+use super::{
+    AnswerRow, EventRow, InputKind, InputRow, LifecycleRow, MatchRow, StoreError, StoredMatch,
+    Write,
+};
 
 /// Schema 1: a row per input, per event and per answer.
 pub(super) const ROW_PER_ITEM: &str = "
@@ -83,6 +86,18 @@ const APPENDS: &str = "
     );
 ";
 
+/// Schema 3: the lifecycle feed, one row per entry in the order committed. The writer numbers
+/// the entries itself (one writer per database), so `position` needs no sequence.
+const LIFECYCLE: &str = "
+    CREATE TABLE lifecycle (
+        position BIGINT PRIMARY KEY,
+        match_id TEXT NOT NULL,
+        variant_id TEXT NOT NULL,
+        time_nanos BIGINT NOT NULL,
+        body BYTEA NOT NULL
+    );
+";
+
 enum Migration {
     /// Statements run as they are.
     Sql(&'static str),
@@ -92,7 +107,11 @@ enum Migration {
 }
 
 /// Each entry moves the schema one version up; the list only ever grows.
-const MIGRATIONS: &[Migration] = &[Migration::Sql(ROW_PER_ITEM), Migration::OneRowPerAppend];
+const MIGRATIONS: &[Migration] = &[
+    Migration::Sql(ROW_PER_ITEM),
+    Migration::OneRowPerAppend,
+    Migration::Sql(LIFECYCLE),
+];
 
 /// The most match tails the writer remembers; past that it forgets them all and reads each
 /// again when next written to.
@@ -135,6 +154,7 @@ struct Statements {
     read_tails: Statement,
     insert_appends: Statement,
     update_statuses: Statement,
+    insert_lifecycle: Statement,
 }
 
 impl Statements {
@@ -161,6 +181,13 @@ impl Statements {
                     "INSERT INTO appends (match_key, number, next_input, next_seq, body) \
                      SELECT * FROM unnest($1::BIGINT[], $2::BIGINT[], $3::BIGINT[], \
                                           $4::BIGINT[], $5::BYTEA[])",
+                )
+                .await?,
+            insert_lifecycle: client
+                .prepare(
+                    "INSERT INTO lifecycle (position, match_id, variant_id, time_nanos, body) \
+                     SELECT * FROM unnest($1::BIGINT[], $2::TEXT[], $3::TEXT[], $4::BIGINT[], \
+                                          $5::BYTEA[])",
                 )
                 .await?,
             update_statuses: client
@@ -534,6 +561,46 @@ impl PostgresStore {
         answered
     }
 
+    pub async fn lifecycle_after(
+        &self,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<LifecycleRow>, StoreError> {
+        self.reader
+            .read(|client| async move {
+                let rows = client
+                    .query(
+                        "SELECT position, match_id, variant_id, time_nanos, body FROM lifecycle \
+                         WHERE position > $1 ORDER BY position LIMIT $2",
+                        &[&(after as i64), &(limit as i64)],
+                    )
+                    .await?;
+                Ok(rows
+                    .iter()
+                    .map(|r| LifecycleRow {
+                        position: r.get::<_, i64>(0) as u64,
+                        match_id: r.get(1),
+                        variant_id: r.get(2),
+                        time_nanos: r.get(3),
+                        body: r.get(4),
+                    })
+                    .collect())
+            })
+            .await
+    }
+
+    pub async fn last_position(&self) -> Result<u64, StoreError> {
+        self.reader
+            .read(|client| async move {
+                let last: Option<i64> = client
+                    .query_one("SELECT MAX(position) FROM lifecycle", &[])
+                    .await?
+                    .get(0);
+                Ok(last.unwrap_or(0) as u64)
+            })
+            .await
+    }
+
     pub async fn matches(&self) -> Result<Vec<MatchRow>, StoreError> {
         self.reader
             .read(|client| async move {
@@ -618,6 +685,28 @@ impl AppendColumns {
     }
 }
 
+/// The columns of a batch's lifecycle entries, for one `unnest`.
+#[derive(Default)]
+struct LifecycleColumns {
+    positions: Vec<i64>,
+    match_ids: Vec<String>,
+    variant_ids: Vec<String>,
+    times: Vec<i64>,
+    bodies: Vec<Vec<u8>>,
+}
+
+impl LifecycleColumns {
+    fn extend(&mut self, rows: Vec<LifecycleRow>) {
+        for row in rows {
+            self.positions.push(row.position as i64);
+            self.match_ids.push(row.match_id);
+            self.variant_ids.push(row.variant_id);
+            self.times.push(row.time_nanos);
+            self.bodies.push(row.body);
+        }
+    }
+}
+
 /// Writes `batch` in one transaction, moving the tails of the matches it touches.
 async fn commit_batch(
     client: &mut Client,
@@ -655,11 +744,17 @@ async fn commit_batch(
         }
     }
     let mut appends = AppendColumns::default();
+    let mut lifecycle = LifecycleColumns::default();
     // The last status change of each match in the batch, by key.
     let mut changes: HashMap<i64, (i32, Vec<u8>)> = HashMap::new();
     for write in batch {
         match write {
-            Write::Create { row, events } => {
+            Write::Create {
+                row,
+                events,
+                lifecycle: entries,
+            } => {
+                lifecycle.extend(entries);
                 let key: i64 = transaction
                     .query_one(
                         &statements.insert_match,
@@ -686,6 +781,7 @@ async fn commit_batch(
                 if let Some(change) = append.status {
                     changes.insert(tail.key, (change.status, change.summary));
                 }
+                lifecycle.extend(append.lifecycle);
                 if append.inputs.is_empty() && append.events.is_empty() && append.answer.is_none() {
                     continue;
                 }
@@ -708,6 +804,20 @@ async fn commit_batch(
                     &appends.next_inputs,
                     &appends.next_seqs,
                     &appends.bodies,
+                ],
+            )
+            .await?;
+    }
+    if !lifecycle.positions.is_empty() {
+        transaction
+            .execute(
+                &statements.insert_lifecycle,
+                &[
+                    &lifecycle.positions,
+                    &lifecycle.match_ids,
+                    &lifecycle.variant_ids,
+                    &lifecycle.times,
+                    &lifecycle.bodies,
                 ],
             )
             .await?;

@@ -21,7 +21,10 @@ use std::time::{Duration, Instant};
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
 use super::packed::{Packed, Tail, Unpacked};
-use super::{AnswerRow, EventRow, InputKind, InputRow, MatchRow, StoreError, StoredMatch, Write};
+use super::{
+    AnswerRow, EventRow, InputKind, InputRow, LifecycleRow, MatchRow, StoreError, StoredMatch,
+    Write,
+};
 
 /// Schema 1: a row per input, per event and per answer.
 pub(super) const ROW_PER_ITEM: &str = "
@@ -81,6 +84,17 @@ const APPENDS: &str = "
     );
 ";
 
+/// Schema 3: the lifecycle feed, one row per entry in the order committed.
+const LIFECYCLE: &str = "
+    CREATE TABLE lifecycle (
+        position INTEGER PRIMARY KEY,
+        match_id TEXT NOT NULL,
+        variant_id TEXT NOT NULL,
+        time_nanos INTEGER NOT NULL,
+        body BLOB NOT NULL
+    );
+";
+
 enum Migration {
     /// Statements run as they are.
     Sql(&'static str),
@@ -90,7 +104,11 @@ enum Migration {
 }
 
 /// Each entry moves the schema one version up; the list only ever grows.
-const MIGRATIONS: &[Migration] = &[Migration::Sql(ROW_PER_ITEM), Migration::OneRowPerAppend];
+const MIGRATIONS: &[Migration] = &[
+    Migration::Sql(ROW_PER_ITEM),
+    Migration::OneRowPerAppend,
+    Migration::Sql(LIFECYCLE),
+];
 
 /// How often, at most, the writer folds the write-ahead log into the database file.
 const CHECKPOINT_EVERY: Duration = Duration::from_millis(100);
@@ -312,6 +330,39 @@ impl SqliteStore {
         .await
     }
 
+    pub async fn lifecycle_after(
+        &self,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<LifecycleRow>, StoreError> {
+        blocking(&self.reader, move |connection| {
+            let mut statement = connection.prepare_cached(
+                "SELECT position, match_id, variant_id, time_nanos, body FROM lifecycle \
+                 WHERE position > ?1 ORDER BY position LIMIT ?2",
+            )?;
+            let rows = statement.query_map(params![after as i64, limit as i64], |r| {
+                Ok(LifecycleRow {
+                    position: r.get::<_, i64>(0)? as u64,
+                    match_id: r.get(1)?,
+                    variant_id: r.get(2)?,
+                    time_nanos: r.get(3)?,
+                    body: r.get(4)?,
+                })
+            })?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })
+        .await
+    }
+
+    pub async fn last_position(&self) -> Result<u64, StoreError> {
+        blocking(&self.reader, |connection| {
+            let last: Option<i64> =
+                connection.query_row("SELECT MAX(position) FROM lifecycle", [], |r| r.get(0))?;
+            Ok(last.unwrap_or(0) as u64)
+        })
+        .await
+    }
+
     pub async fn matches(&self) -> Result<Vec<MatchRow>, StoreError> {
         blocking(&self.reader, |connection| {
             let mut statement = connection.prepare_cached(
@@ -443,7 +494,12 @@ fn commit_batch(
     let transaction = connection.transaction()?;
     for write in batch {
         match write {
-            Write::Create { row, events } => {
+            Write::Create {
+                row,
+                events,
+                lifecycle,
+            } => {
+                insert_lifecycle(&transaction, &lifecycle)?;
                 transaction
                     .prepare_cached(
                         "INSERT INTO matches (match_id, variant_id, status, setup, summary) \
@@ -479,6 +535,7 @@ fn commit_batch(
                         )?
                         .execute(params![tail.key, change.status, change.summary])?;
                 }
+                insert_lifecycle(&transaction, &append.lifecycle)?;
                 if append.inputs.is_empty() && append.events.is_empty() && append.answer.is_none() {
                     continue;
                 }
@@ -493,6 +550,27 @@ fn commit_batch(
         }
     }
     transaction.commit()?;
+    Ok(())
+}
+
+fn insert_lifecycle(
+    transaction: &Transaction<'_>,
+    rows: &[LifecycleRow],
+) -> Result<(), StoreError> {
+    for row in rows {
+        transaction
+            .prepare_cached(
+                "INSERT INTO lifecycle (position, match_id, variant_id, time_nanos, body) \
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(params![
+                row.position as i64,
+                row.match_id,
+                row.variant_id,
+                row.time_nanos,
+                row.body
+            ])?;
+    }
     Ok(())
 }
 

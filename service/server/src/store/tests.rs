@@ -85,7 +85,30 @@ fn action(match_id: &str, number: u64, seq: u64) -> Append {
             response: vec![9, number as u8],
         }),
         status: None,
+        lifecycle: Vec::new(),
     }
+}
+
+/// A lifecycle entry of `match_id`, not yet numbered.
+fn entry(match_id: &str) -> LifecycleRow {
+    LifecycleRow {
+        position: 0,
+        match_id: match_id.to_owned(),
+        variant_id: "soccer-chess".to_owned(),
+        time_nanos: 1_700_000_000_000_000_000,
+        body: match_id.as_bytes().to_vec(),
+    }
+}
+
+/// The stored lifecycle feed as (position, match id).
+async fn feed(store: &Store) -> Vec<(u64, String)> {
+    store
+        .lifecycle_after(0, 1000)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|row| (row.position, row.match_id))
+        .collect()
 }
 
 /// Everything the store promises, against whichever backend `open` opens (each call opens the
@@ -100,8 +123,14 @@ where
     assert_eq!(store.load("nope").await.unwrap(), None);
 
     // A match with its first events, a join, then actions.
-    store.create(row("a"), vec![event(1)]).await.unwrap();
-    store.create(row("b"), Vec::new()).await.unwrap();
+    store
+        .create(row("a"), vec![event(1)], vec![entry("a")])
+        .await
+        .unwrap();
+    store
+        .create(row("b"), Vec::new(), vec![entry("b")])
+        .await
+        .unwrap();
     let join = Append {
         match_id: "a".to_owned(),
         inputs: vec![InputRow {
@@ -118,9 +147,26 @@ where
             status: 2,
             summary: vec![6],
         }),
+        lifecycle: vec![entry("a"), entry("a")],
     };
+    let mut live = store.lifecycle_live();
     store.append(join.clone()).await.unwrap();
     store.append(action("a", 1, 3)).await.unwrap();
+    // The feed numbers entries in the order committed, with no gap, and publishes them live.
+    let numbered = vec![
+        (1, "a".to_owned()),
+        (2, "b".to_owned()),
+        (3, "a".to_owned()),
+        (4, "a".to_owned()),
+    ];
+    assert_eq!(feed(&store).await, numbered);
+    assert_eq!(store.last_position(), 4);
+    for position in [3, 4] {
+        assert_eq!(live.recv().await.unwrap().position, position);
+    }
+    let stored = store.lifecycle_after(2, 1).await.unwrap();
+    assert_eq!(stored.len(), 1, "at most the limit");
+    assert_eq!(stored[0].body, b"a", "as written");
 
     let loaded = store.load("a").await.unwrap().expect("match a");
     assert_eq!(loaded.row.status, 2);
@@ -142,7 +188,10 @@ where
     clash.events[1] = event(4);
     refused(store.append(clash).await, &store).await;
     assert_eq!(store.load("a").await.unwrap().unwrap().inputs.len(), 2);
-    refused(store.append(action("missing", 0, 1)).await, &store).await;
+    let mut failing = action("missing", 0, 1);
+    failing.lifecycle = vec![entry("missing")];
+    refused(store.append(failing).await, &store).await;
+    assert_eq!(feed(&store).await, numbered, "a failed batch adds no entry");
     // An input number twice fails too; after failures the match goes on where it stood.
     let mut again = action("a", 2, 5);
     again.inputs[0].number = 1;
@@ -165,9 +214,17 @@ where
             status: 4,
             summary: vec![8, 8],
         }),
+        lifecycle: vec![entry("b")],
         ..Append::default()
     };
     store.append(ended).await.unwrap();
+    let mut numbered = numbered;
+    numbered.push((5, "b".to_owned()));
+    assert_eq!(
+        feed(&store).await,
+        numbered,
+        "the failed batch's number is used next"
+    );
     let loaded = store.load("b").await.unwrap().unwrap();
     assert_eq!((loaded.row.status, loaded.row.summary), (4, vec![8, 8]));
     assert!(loaded.inputs.is_empty() && loaded.events.is_empty() && loaded.answers.is_empty());
@@ -175,7 +232,7 @@ where
     // Many matches appending at once: group commit keeps every match's order.
     let ids: Vec<String> = (0..16).map(|i| format!("m{i:02}")).collect();
     for id in &ids {
-        store.create(row(id), Vec::new()).await.unwrap();
+        store.create(row(id), Vec::new(), Vec::new()).await.unwrap();
     }
     let mut writers = Vec::new();
     for id in ids.clone() {
@@ -200,6 +257,8 @@ where
 
     // Everything acknowledged is there after reopening, in order.
     let store = open().await.expect("reopen");
+    assert_eq!(store.last_position(), 5);
+    assert_eq!(feed(&store).await, numbered);
     let listed: Vec<String> = store
         .matches()
         .await
@@ -557,7 +616,10 @@ where
     refused(store.append(action("old-a", 4, 8)).await, &store).await;
     store.append(action("old-a", 5, 8)).await.unwrap();
     store.append(action("old-b", 0, 1)).await.unwrap();
-    store.create(row("new"), vec![event(1)]).await.unwrap();
+    store
+        .create(row("new"), vec![event(1)], Vec::new())
+        .await
+        .unwrap();
     store.close().await.unwrap();
 
     let store = open().await.expect("reopen");
@@ -617,7 +679,10 @@ async fn postgres_migrates_a_schema_1_database() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sqlite_reads_back_what_only_the_log_holds() {
     let (store, dir) = scratch_store().await;
-    store.create(row("a"), vec![event(1)]).await.unwrap();
+    store
+        .create(row("a"), vec![event(1)], Vec::new())
+        .await
+        .unwrap();
     for number in 0..50 {
         store
             .append(action("a", number, 2 + 2 * number))
@@ -674,7 +739,10 @@ where
 {
     let store = open().await.expect("open");
     let mut health = store.health();
-    store.create(row("a"), vec![event(1)]).await.unwrap();
+    store
+        .create(row("a"), vec![event(1)], Vec::new())
+        .await
+        .unwrap();
     assert!(store.writable());
     let failed = store.append(action("no-such-match", 0, 1)).await;
     assert!(matches!(failed, Err(StoreError::Database(_))), "{failed:?}");

@@ -1,0 +1,89 @@
+//! The lifecycle feed on the wire.
+
+use pitchmate_proto::v1 as pb;
+
+use crate::hosting::chance::SeedSource;
+use crate::hosting::feed::FeedItem;
+use crate::hosting::lifecycle::{EndReason, LifecycleEntry, LifecycleKind, SeatHolder};
+
+pub fn item_to_proto(item: FeedItem) -> pb::StreamLifecycleResponse {
+    use pb::stream_lifecycle_response::Item;
+    let item = match item {
+        FeedItem::Entry(entry) => Item::Event(entry_to_proto(entry)),
+        FeedItem::Quiet { position } => Item::Heartbeat(pb::LifecycleHeartbeat { position }),
+    };
+    pb::StreamLifecycleResponse { item: Some(item) }
+}
+
+fn entry_to_proto(entry: LifecycleEntry) -> pb::LifecycleEvent {
+    use pb::lifecycle_event::Kind;
+    let kind = match entry.kind {
+        LifecycleKind::Created { seed_source } => Kind::Created(pb::LifecycleCreated {
+            seed_source: match seed_source {
+                SeedSource::Server => pb::SeedSource::Server,
+                SeedSource::Client => pb::SeedSource::Client,
+                SeedSource::Unrecorded => pb::SeedSource::Unspecified,
+            } as i32,
+        }),
+        LifecycleKind::SeatTaken { seat, player_name } => {
+            Kind::SeatTaken(pb::LifecycleSeatTaken { seat, player_name })
+        }
+        LifecycleKind::Started { seats } => Kind::Started(pb::LifecycleStarted {
+            seats: seats_to_proto(&seats),
+        }),
+        LifecycleKind::Ended { ending, seats } => {
+            let names: Vec<&str> = seats.iter().map(|s| s.seat.as_str()).collect();
+            Kind::Ended(pb::LifecycleEnded {
+                status: if ending.finished {
+                    pb::MatchStatus::Finished
+                } else {
+                    pb::MatchStatus::Aborted
+                } as i32,
+                result: Some(pb::MatchResult {
+                    winner: ending.winner,
+                    scores: names
+                        .iter()
+                        .zip(&ending.scores)
+                        .map(|(seat, score)| pb::SeatScore {
+                            seat: (*seat).to_owned(),
+                            score: *score,
+                        })
+                        .collect(),
+                    reason: reason_to_proto(ending.reason) as i32,
+                    detail: ending.detail,
+                }),
+                seats: seats_to_proto(&seats),
+            })
+        }
+    };
+    pb::LifecycleEvent {
+        position: entry.position,
+        match_id: entry.match_id,
+        variant_id: entry.variant_id,
+        time: Some(entry.time.into()),
+        kind: Some(kind),
+    }
+}
+
+fn seats_to_proto(seats: &[SeatHolder]) -> Vec<pb::SeatInfo> {
+    seats
+        .iter()
+        .map(|s| pb::SeatInfo {
+            seat: s.seat.clone(),
+            occupied: s.occupied,
+            player_name: s.player_name.clone(),
+        })
+        .collect()
+}
+
+fn reason_to_proto(reason: EndReason) -> pb::ResultReason {
+    match reason {
+        EndReason::Rules => pb::ResultReason::Rules,
+        EndReason::Resignation => pb::ResultReason::Resignation,
+        EndReason::Timeout => pb::ResultReason::Timeout,
+        EndReason::DrawAgreed => pb::ResultReason::DrawAgreed,
+        EndReason::Aborted => pb::ResultReason::Aborted,
+        EndReason::Abandoned => pb::ResultReason::Abandoned,
+        EndReason::Expired => pb::ResultReason::Expired,
+    }
+}
