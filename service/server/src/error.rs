@@ -150,6 +150,16 @@ pub enum ServiceError {
         seat: String,
         limit: usize,
     },
+    /// An INVALID_ARGUMENT error about one field of the request; it answers with a
+    /// `google.rpc.BadRequest` field violation naming the field besides everything `error`
+    /// says. Made by [`ServiceError::at`].
+    #[error("{error}")]
+    Field {
+        /// The field's path in the request message, as in `BadRequest.FieldViolation.field`:
+        /// `notation`, `options.sets_per_game`, `time_control.fischer.base`.
+        field: String,
+        error: Box<ServiceError>,
+    },
     /// A call produced no response in time: its request never finished, a `Play` stream never
     /// sent `open`. `by_client`: the client's own `grpc-timeout` was the shorter.
     #[error(
@@ -211,9 +221,22 @@ impl RateLimit {
 const RETRY_UNAVAILABLE: Duration = Duration::from_secs(1);
 
 impl ServiceError {
+    /// This error as being about the request's `field`, when it is INVALID_ARGUMENT (anything
+    /// else, or an error that already names its field, is returned as it is).
+    pub fn at(self, field: impl Into<String>) -> Self {
+        if self.code() != Code::InvalidArgument || matches!(self, Self::Field { .. }) {
+            return self;
+        }
+        Self::Field {
+            field: field.into(),
+            error: Box::new(self),
+        }
+    }
+
     /// The stable `ErrorInfo.reason`.
     pub fn reason(&self) -> &'static str {
         match self {
+            Self::Field { error, .. } => error.reason(),
             Self::MatchNotFound(_) => "MATCH_NOT_FOUND",
             Self::UnknownVariant { .. } => "UNKNOWN_VARIANT",
             Self::IllegalAction { .. } => "ILLEGAL_ACTION",
@@ -248,6 +271,7 @@ impl ServiceError {
 
     pub fn code(&self) -> Code {
         match self {
+            Self::Field { error, .. } => error.code(),
             Self::MatchNotFound(_) | Self::UnknownVariant { .. } => Code::NotFound,
             Self::IllegalAction { .. }
             | Self::NotYourTurn(_)
@@ -295,6 +319,7 @@ impl ServiceError {
     /// When a retry may succeed, for the errors that know.
     pub fn retry_after(&self) -> Option<Duration> {
         match self {
+            Self::Field { error, .. } => error.retry_after(),
             Self::RateLimited { retry_after, .. } => Some(*retry_after),
             Self::Unavailable(_) | Self::StoreUnavailable(_) => Some(RETRY_UNAVAILABLE),
             _ => None,
@@ -319,6 +344,11 @@ impl ServiceError {
     /// Machine-readable facts beside the reason.
     fn metadata(&self) -> HashMap<String, String> {
         match self {
+            Self::Field { field, error } => {
+                let mut metadata = error.metadata();
+                metadata.insert("field".to_owned(), field.clone());
+                metadata
+            }
             Self::StaleVersion { expected, current } => HashMap::from([
                 ("expected_version".to_owned(), expected.to_string()),
                 ("current_version".to_owned(), current.to_string()),
@@ -408,6 +438,9 @@ impl From<ServiceError> for Status {
         let mut details = ErrorDetails::with_error_info(error.reason(), ERROR_DOMAIN, metadata);
         if let Some(delay) = error.retry_after() {
             details.set_retry_info(Some(delay));
+        }
+        if let ServiceError::Field { field, .. } = &error {
+            details.add_bad_request_violation(excerpt(field, MAX_ERROR_METADATA), message.clone());
         }
         Status::with_error_details(error.code(), message, details)
     }
@@ -681,6 +714,31 @@ mod tests {
             id_hint.ends_with("ListMatches shows the matches this server hosts"),
             "{id_hint}"
         );
+    }
+
+    #[test]
+    fn an_invalid_argument_names_its_field_in_a_bad_request() {
+        let error = ServiceError::MalformedNotation("cannot read `zz`".into()).at("notation");
+        assert_eq!(error.reason(), "MALFORMED_NOTATION");
+        let refusal = error.refusal();
+        let status = Status::from(error);
+        assert_eq!(status.code(), Code::InvalidArgument);
+        assert_eq!(status.message(), "cannot read `zz`");
+        let details = status.get_error_details();
+        let violations = &details.bad_request().expect("BadRequest").field_violations;
+        assert_eq!(violations.len(), 1);
+        assert_eq!(violations[0].field, "notation");
+        assert_eq!(violations[0].description, "cannot read `zz`");
+        assert_eq!(info(&status).metadata["field"], "notation");
+        assert_eq!(refusal.metadata["field"], "notation", "in-band too");
+        // Other codes are not about a field; a field is named once.
+        let stale = ServiceError::StaleVersion {
+            expected: 1,
+            current: 2,
+        };
+        assert_eq!(stale.clone().at("expected_version"), stale);
+        let twice = ServiceError::InvalidArgument("x".into()).at("a").at("b");
+        assert!(matches!(&twice, ServiceError::Field { field, .. } if field == "a"));
     }
 
     #[test]

@@ -152,7 +152,10 @@ impl MatchApi {
     ) -> Result<pb::Match, ServiceError> {
         let token = self.acting_token(request.metadata())?;
         self.with_token(client_of(request), &token.clone(), async {
-            let handle = self.registry.get(match_id(match_id_field)?).await?;
+            let handle = self
+                .registry
+                .get(match_id("match_id", match_id_field)?)
+                .await?;
             handle.seat_call(token, call).await
         })
         .await
@@ -165,24 +168,38 @@ fn player_name(name: &str) -> Result<(), ServiceError> {
     if name.chars().count() > MAX_PLAYER_NAME {
         return Err(ServiceError::InvalidArgument(format!(
             "`player_name` is longer than {MAX_PLAYER_NAME} characters"
-        )));
+        ))
+        .at("player_name"));
     }
     if let Some(control) = name.chars().find(|c| c.is_control()) {
         return Err(ServiceError::InvalidArgument(format!(
             "`player_name` holds the control character U+{:04X}; use printable characters only",
             u32::from(control)
-        )));
+        ))
+        .at("player_name"));
     }
     Ok(())
 }
 
-/// The action a request chose, or why it chose none.
-fn chosen(choice: Option<ActionChoice>) -> Result<ActionChoice, ServiceError> {
+/// The action a request chose, or why it chose none. `prefix` leads the field names (`act.`
+/// in a Play stream).
+fn chosen(prefix: &str, choice: Option<ActionChoice>) -> Result<ActionChoice, ServiceError> {
     choice.ok_or_else(|| {
         ServiceError::InvalidArgument(
             "no action given: set `index`, `action` or `notation`".to_owned(),
         )
+        .at(format!("{prefix}choice"))
     })
+}
+
+/// The field of a request that names `choice`: refusals of what it named are about it.
+fn choice_field(prefix: &str, choice: &ActionChoice) -> String {
+    let field = match choice {
+        ActionChoice::Index(_) => "index",
+        ActionChoice::Typed(_) => "action",
+        ActionChoice::Notation(_) => "notation",
+    };
+    format!("{prefix}{field}")
 }
 
 /// Reads one request of a `Play` stream after `open`: an action, charged to the seat token's
@@ -201,12 +218,14 @@ fn player_action(
                 "`open` may only be the first message of a Play stream; send `act` after it"
                     .to_owned(),
             )
+            .at("open")
             .into());
         }
         None => {
             return Err(ServiceError::InvalidArgument(
                 "a Play request sets `open` (first) or `act` (after)".to_owned(),
             )
+            .at("kind")
             .into());
         }
     };
@@ -217,13 +236,17 @@ fn player_action(
     });
     let submission = action_rate
         .take(token, Instant::now())
-        .and_then(|()| chosen(choice))
+        .and_then(|()| chosen("act.", choice))
         .map(|choice| Submission {
             expected_version: act.expected_version,
             client_action_id: act.client_action_id.clone(),
             choice,
         });
     Ok(PlayerAction {
+        choice_field: submission
+            .as_ref()
+            .map(|s| choice_field("act.", &s.choice))
+            .unwrap_or_default(),
         client_action_id: act.client_action_id,
         submission,
     })
@@ -248,6 +271,7 @@ impl pb::match_service_server::MatchService for MatchApi {
             return Err(ServiceError::InvalidArgument(
                 "`variant_id` is missing; ListVariants shows the ids".to_owned(),
             )
+            .at("variant_id")
             .into());
         }
         let hosting = Hosting::from_proto(
@@ -282,7 +306,7 @@ impl pb::match_service_server::MatchService for MatchApi {
             .with_token(client_of(&request), &token.clone(), async {
                 let handle = self
                     .registry
-                    .get(match_id(&request.get_ref().match_id)?)
+                    .get(match_id("match_id", &request.get_ref().match_id)?)
                     .await?;
                 handle.snapshot(token).await
             })
@@ -308,6 +332,7 @@ impl pb::match_service_server::MatchService for MatchApi {
                     "status {} is not a MatchStatus",
                     request.status
                 ))
+                .at("status")
                 .into());
             }
         };
@@ -333,10 +358,17 @@ impl pb::match_service_server::MatchService for MatchApi {
         request: Request<pb::JoinMatchRequest>,
     ) -> Result<Response<pb::JoinMatchResponse>, Status> {
         let request = request.into_inner();
-        let handle = self.registry.get(match_id(&request.match_id)?).await?;
+        let handle = self
+            .registry
+            .get(match_id("match_id", &request.match_id)?)
+            .await?;
         player_name(&request.player_name)?;
         let seat = Some(request.seat).filter(|s| !s.is_empty());
-        Ok(Response::new(handle.join(seat, request.player_name).await?))
+        let joined = handle
+            .join(seat, request.player_name)
+            .await
+            .map_err(|error| error.at("seat"))?;
+        Ok(Response::new(joined))
     }
 
     #[tracing::instrument(name = "rpc", skip_all, fields(method = "GetLegalActions", match_id = %excerpt(&request.get_ref().match_id, LOGGED_ID)))]
@@ -350,7 +382,7 @@ impl pb::match_service_server::MatchService for MatchApi {
             .with_token(client_of(&request), &token.clone(), async {
                 let handle = self
                     .registry
-                    .get(match_id(&request.get_ref().match_id)?)
+                    .get(match_id("match_id", &request.get_ref().match_id)?)
                     .await?;
                 handle.legal_actions(token, detail).await
             })
@@ -368,22 +400,34 @@ impl pb::match_service_server::MatchService for MatchApi {
         let request = request.into_inner();
         let submitted = self
             .with_token(client, &token.clone(), async {
-                let handle = self.registry.get(match_id(&request.match_id)?).await?;
-                let choice = chosen(request.choice.map(|choice| match choice {
-                    pb::submit_action_request::Choice::Index(index) => ActionChoice::Index(index),
-                    pb::submit_action_request::Choice::Action(action) => {
-                        ActionChoice::Typed(action)
-                    }
-                    pb::submit_action_request::Choice::Notation(text) => {
-                        ActionChoice::Notation(text)
-                    }
-                }))?;
+                let handle = self
+                    .registry
+                    .get(match_id("match_id", &request.match_id)?)
+                    .await?;
+                let choice = chosen(
+                    "",
+                    request.choice.map(|choice| match choice {
+                        pb::submit_action_request::Choice::Index(index) => {
+                            ActionChoice::Index(index)
+                        }
+                        pb::submit_action_request::Choice::Action(action) => {
+                            ActionChoice::Typed(action)
+                        }
+                        pb::submit_action_request::Choice::Notation(text) => {
+                            ActionChoice::Notation(text)
+                        }
+                    }),
+                )?;
+                let field = choice_field("", &choice);
                 let submission = Submission {
                     expected_version: request.expected_version,
                     client_action_id: request.client_action_id,
                     choice,
                 };
-                handle.submit(token, submission).await
+                handle
+                    .submit(token, submission)
+                    .await
+                    .map_err(|error| error.at(field))
             })
             .await?;
         Ok(Response::new(submitted.response))
@@ -465,7 +509,7 @@ impl pb::match_service_server::MatchService for MatchApi {
     ) -> Result<Response<pb::GetReplayResponse>, Status> {
         let replay = self
             .registry
-            .replay(match_id(&request.get_ref().match_id)?)
+            .replay(match_id("match_id", &request.get_ref().match_id)?)
             .await?;
         Ok(Response::new(replay))
     }
@@ -480,7 +524,7 @@ impl pb::match_service_server::MatchService for MatchApi {
     ) -> Result<Response<Self::ExportReplayStream>, Status> {
         let replay = self
             .registry
-            .replay(match_id(&request.get_ref().match_id)?)
+            .replay(match_id("match_id", &request.get_ref().match_id)?)
             .await?;
         let lines: Vec<_> = pitchmate_games::ndjson::to_ndjson(&replay)
             .into_iter()
@@ -510,8 +554,14 @@ impl pb::match_service_server::MatchService for MatchApi {
         }
         let (handle, subscription) = self
             .with_token(client, &token.clone(), async {
-                let handle = self.registry.get(match_id(&request.match_id)?).await?;
-                let subscription = handle.watch(token, request.after_seq).await?;
+                let handle = self
+                    .registry
+                    .get(match_id("match_id", &request.match_id)?)
+                    .await?;
+                let subscription = handle
+                    .watch(token, request.after_seq)
+                    .await
+                    .map_err(|error| error.at("after_seq"))?;
                 Ok((handle, subscription))
             })
             .await?;
@@ -549,6 +599,7 @@ impl pb::match_service_server::MatchService for MatchApi {
                  use 0 for the whole feed or a position this server sent",
                 request.after_position
             ))
+            .at("after_position")
             .into());
         }
         let filter = FeedFilter {
@@ -587,12 +638,14 @@ impl pb::match_service_server::MatchService for MatchApi {
                     "the first message of a Play stream must be `open`, naming the match"
                         .to_owned(),
                 )
+                .at("open")
                 .into());
             }
             None => {
                 return Err(ServiceError::InvalidArgument(
                     "the Play stream closed before `open`".to_owned(),
                 )
+                .at("open")
                 .into());
             }
         };
@@ -608,8 +661,14 @@ impl pb::match_service_server::MatchService for MatchApi {
         let prompt_detail = action_detail("prompt_detail", open.prompt_detail)?;
         let (handle, subscription) = self
             .with_token(client, &Some(token.clone()), async {
-                let handle = self.registry.get(match_id(&open.match_id)?).await?;
-                let subscription = handle.watch(Some(token.clone()), open.after_seq).await?;
+                let handle = self
+                    .registry
+                    .get(match_id("open.match_id", &open.match_id)?)
+                    .await?;
+                let subscription = handle
+                    .watch(Some(token.clone()), open.after_seq)
+                    .await
+                    .map_err(|error| error.at("open.after_seq"))?;
                 Ok((handle, subscription))
             })
             .await?;

@@ -54,12 +54,13 @@ fn client_of<T>(request: &tonic::Request<T>) -> IpAddr {
     }
 }
 
-/// The match id field, checked to be present.
-fn match_id(id: &str) -> Result<&str, ServiceError> {
+/// The match id `field`, checked to be present.
+fn match_id<'a>(field: &str, id: &'a str) -> Result<&'a str, ServiceError> {
     if id.is_empty() {
-        return Err(ServiceError::InvalidArgument(
-            "`match_id` is missing; CreateMatch and ListMatches give match ids".to_owned(),
-        ));
+        return Err(ServiceError::InvalidArgument(format!(
+            "`{field}` is missing; CreateMatch and ListMatches give match ids"
+        ))
+        .at(field));
     }
     Ok(id)
 }
@@ -72,6 +73,7 @@ fn action_detail(field: &str, value: i32) -> Result<pb::ActionDetail, ServiceErr
             "`{field}` {value} is not an ActionDetail: 0 (typed and notation), 1 (notation) or \
              2 (typed)"
         ))
+        .at(field)
     })
 }
 

@@ -14,7 +14,8 @@ pub fn page_size(requested: i32) -> Result<usize, ServiceError> {
         0 => Ok(DEFAULT_PAGE_SIZE),
         n if n < 0 => Err(ServiceError::InvalidArgument(format!(
             "page_size {n} is negative; use 0 for the default of {DEFAULT_PAGE_SIZE}"
-        ))),
+        ))
+        .at("page_size")),
         n => Ok((n as usize).min(MAX_PAGE_SIZE)),
     }
 }
@@ -38,6 +39,7 @@ pub fn decode(scope: &str, token: &str) -> Result<Option<u64>, ServiceError> {
              a page_token"
                 .to_owned(),
         )
+        .at("page_token")
     };
     if !token.len().is_multiple_of(2) || !token.is_ascii() {
         return Err(refuse());

@@ -95,6 +95,7 @@ fn duration(
             "`{field}` {why}; give a duration from {} to 1 day",
             if zero_allowed { "0" } else { "1 millisecond" }
         ))
+        .at(field)
     };
     let value = value.cloned().unwrap_or_default();
     // google.protobuf.Duration keeps `nanos` within one second and of the sign of `seconds`;
@@ -132,22 +133,33 @@ impl Hosting {
         let time_control = match time_control.and_then(|t| t.kind.as_ref()) {
             None | Some(Kind::None(_)) => TimeControl::None,
             Some(Kind::PerMove(t)) => {
-                let per_move = duration("per_move.per_move", t.per_move.as_ref(), false)?;
+                let per_move =
+                    duration("time_control.per_move.per_move", t.per_move.as_ref(), false)?;
                 TimeControl::PerMove {
                     per_move,
                     first_move: match &t.first_move {
-                        Some(first) => duration("per_move.first_move", Some(first), false)?,
+                        Some(first) => {
+                            duration("time_control.per_move.first_move", Some(first), false)?
+                        }
                         None => per_move,
                     },
                 }
             }
             Some(Kind::Fischer(t)) => TimeControl::Fischer {
-                base: duration("fischer.base", t.base.as_ref(), false)?,
-                increment: duration("fischer.increment", t.increment.as_ref(), true)?,
+                base: duration("time_control.fischer.base", t.base.as_ref(), false)?,
+                increment: duration("time_control.fischer.increment", t.increment.as_ref(), true)?,
             },
             Some(Kind::PerMoveWithBank(t)) => TimeControl::PerMoveWithBank {
-                per_move: duration("per_move_with_bank.per_move", t.per_move.as_ref(), false)?,
-                bank: duration("per_move_with_bank.bank", t.bank.as_ref(), true)?,
+                per_move: duration(
+                    "time_control.per_move_with_bank.per_move",
+                    t.per_move.as_ref(),
+                    false,
+                )?,
+                bank: duration(
+                    "time_control.per_move_with_bank.bank",
+                    t.bank.as_ref(),
+                    true,
+                )?,
             },
         };
         let timeout_policy = match timeout_policy {
@@ -163,7 +175,8 @@ impl Hosting {
                     return Err(ServiceError::InvalidArgument(format!(
                         "`timeout_policy.action` {} is not a TimeoutAction",
                         policy.action
-                    )));
+                    ))
+                    .at("timeout_policy.action"));
                 }
             },
         };
@@ -176,7 +189,8 @@ impl Hosting {
                         "`abandon_after` is shorter than 1 second; give a duration from 1 second \
                          to 1 day"
                             .to_owned(),
-                    ));
+                    )
+                    .at("abandon_after"));
                 }
                 parsed
             }

@@ -216,7 +216,11 @@ impl MatchRegistry {
         let options = request
             .options
             .iter()
-            .map(|(name, value)| Ok((name.clone(), option_from_proto(name, value)?)))
+            .map(|(name, value)| {
+                let value = option_from_proto(name, value)
+                    .map_err(|e| ServiceError::from(e).at(format!("options.{name}")))?;
+                Ok((name.clone(), value))
+            })
             .collect::<Result<BTreeMap<_, _>, ServiceError>>()?;
         let open = match request.creator {
             Some(creator) => Some(self.open_matches.claim(&creator).ok_or(
@@ -231,10 +235,17 @@ impl MatchRegistry {
         let chance = MatchChance::draw(request.seed)
             .map_err(|e| ServiceError::Unavailable(format!("no randomness for a seed: {e}")))?;
         let position = Some(request.start_position).filter(|p| !p.is_empty());
-        let game =
-            self.games
-                .start(&request.variant_id, &options, chance.seed, position.clone())?;
-        let resolved = pitchmate_rules::Options::resolve(&game.info().options, &options)?;
+        // What starting refuses is the options' fault, or the start position's.
+        let at_field = |error: ServiceError| match error.reason() {
+            "INVALID_POSITION" => error.at("start_position"),
+            _ => error.at("options"),
+        };
+        let game = self
+            .games
+            .start(&request.variant_id, &options, chance.seed, position.clone())
+            .map_err(|e| at_field(e.into()))?;
+        let resolved = pitchmate_rules::Options::resolve(&game.info().options, &options)
+            .map_err(|e| at_field(e.into()))?;
         let setup = MatchSetup {
             match_id: uuid::Uuid::new_v4().to_string(),
             variant_id: request.variant_id,

@@ -53,6 +53,8 @@ pub type PlayStream = Pin<Box<dyn Stream<Item = Result<pb::PlayResponse, tonic::
 pub struct PlayerAction {
     pub client_action_id: String,
     pub submission: Result<Submission, ServiceError>,
+    /// The request field that named the action, which a refusal of the choice is about.
+    pub choice_field: String,
 }
 
 /// What a player sends after opening its stream. An error ends the stream with it: the client
@@ -324,7 +326,11 @@ impl Follower {
     async fn act(&mut self, action: PlayerAction) {
         let token = self.player.as_ref().map(|player| player.token.clone());
         let submitted = match action.submission {
-            Ok(submission) => self.handle.submit(token, submission).await,
+            Ok(submission) => self
+                .handle
+                .submit(token, submission)
+                .await
+                .map_err(|error| error.at(action.choice_field)),
             Err(refused) => Err(refused),
         };
         let result = match submitted {

@@ -133,12 +133,35 @@ pub fn authed<T>(message: T, token: &str) -> Request<T> {
     request
 }
 
-/// The `ErrorInfo.reason` of a failed call.
+/// The `ErrorInfo.reason` of a failed call. Every INVALID_ARGUMENT answer must also name the
+/// field it is about in a `BadRequest` (but for a body that is not protobuf at all).
 pub fn reason(status: &Status) -> String {
-    status
-        .get_details_error_info()
+    let details = status.get_error_details();
+    let reason = details
+        .error_info()
         .expect("ErrorInfo on every error")
         .reason
+        .clone();
+    if status.code() == tonic::Code::InvalidArgument && reason != "MALFORMED_MESSAGE" {
+        let named = details
+            .bad_request()
+            .is_some_and(|bad| !bad.field_violations.is_empty());
+        assert!(
+            named,
+            "INVALID_ARGUMENT without a field violation: {status:?}"
+        );
+    }
+    reason
+}
+
+/// The field an INVALID_ARGUMENT answer's `BadRequest` names.
+pub fn bad_field(status: &Status) -> String {
+    assert_eq!(status.code(), tonic::Code::InvalidArgument, "{status:?}");
+    status
+        .get_error_details()
+        .bad_request()
+        .and_then(|bad| bad.field_violations.first().map(|v| v.field.clone()))
+        .unwrap_or_else(|| panic!("no BadRequest in {status:?}"))
 }
 
 /// Options that keep a Soccer Chess match short: one set per side per game.
