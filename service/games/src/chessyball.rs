@@ -8,38 +8,20 @@ use pitchmate_rules::chessyball::{
 use super::ProtoMapping;
 use super::convert::{scores_to_proto, seat_name, square_from_proto, square_to_proto};
 use crate::GameError;
+use crate::mirror::{Mirror, mirror};
 
 use pb::chessyball_action::Kind as ActionKind;
 use pb::chessyball_event::Kind as EventKind;
 
-fn placement_to_proto(placement: BallPlacement) -> pb::ChessyballBallPlacement {
-    match placement {
-        BallPlacement::Centre => pb::ChessyballBallPlacement::Centre,
-        BallPlacement::Random => pb::ChessyballBallPlacement::Random,
-        BallPlacement::ByDefender => pb::ChessyballBallPlacement::ByDefender,
-        BallPlacement::NearestFree => pb::ChessyballBallPlacement::NearestFree,
-    }
-}
-
-fn turn_end_to_proto(reason: TurnEndReason) -> pb::ChessyballTurnEndReason {
-    match reason {
-        TurnEndReason::ActionsUsed => pb::ChessyballTurnEndReason::ActionsUsed,
-        TurnEndReason::EndedEarly => pb::ChessyballTurnEndReason::EndedEarly,
-        TurnEndReason::Goal => pb::ChessyballTurnEndReason::Goal,
-        TurnEndReason::NoLegalAction => pb::ChessyballTurnEndReason::NoLegalAction,
-        TurnEndReason::ExtensionLimit => pb::ChessyballTurnEndReason::ExtensionLimit,
-    }
-}
-
-fn match_end_to_proto(reason: MatchEndReason) -> pb::ChessyballMatchEndReason {
-    match reason {
-        MatchEndReason::GoalTarget => pb::ChessyballMatchEndReason::GoalTarget,
-        MatchEndReason::TotalGoals => pb::ChessyballMatchEndReason::TotalGoals,
-        MatchEndReason::TurnLimit => pb::ChessyballMatchEndReason::TurnLimit,
-        MatchEndReason::Shootout => pb::ChessyballMatchEndReason::Shootout,
-        MatchEndReason::ShootoutCoin => pb::ChessyballMatchEndReason::ShootoutCoin,
-    }
-}
+mirror!(BallPlacement => ChessyballBallPlacement, "a Chessyball ball placement" {
+    Centre, Random, ByDefender, NearestFree
+});
+mirror!(TurnEndReason => ChessyballTurnEndReason, "a Chessyball turn end reason" {
+    ActionsUsed, EndedEarly, Goal, NoLegalAction, ExtensionLimit
+});
+mirror!(MatchEndReason => ChessyballMatchEndReason, "a Chessyball match end reason" {
+    GoalTarget, TotalGoals, TurnLimit, Shootout, ShootoutCoin
+});
 
 impl ProtoMapping for Chessyball {
     fn action_to_proto(action: &Action) -> pb::Action {
@@ -94,7 +76,7 @@ impl ProtoMapping for Chessyball {
             Event::BallPlaced { square, placement } => {
                 EventKind::BallPlaced(pb::ChessyballBallPlaced {
                     square: Some(square_to_proto(*square)),
-                    placement: placement_to_proto(*placement) as i32,
+                    placement: placement.to_proto(),
                 })
             }
             Event::TurnStarted {
@@ -145,7 +127,7 @@ impl ProtoMapping for Chessyball {
             } => EventKind::TurnEnded(pb::ChessyballTurnEnded {
                 seat: seat_name(seats, *seat),
                 actions: *actions,
-                reason: turn_end_to_proto(*reason) as i32,
+                reason: reason.to_proto(),
             }),
             Event::ShootoutStarted { first } => {
                 EventKind::ShootoutStarted(pb::ChessyballShootoutStarted {
@@ -177,7 +159,7 @@ impl ProtoMapping for Chessyball {
             } => EventKind::MatchEnded(pb::ChessyballMatchEnded {
                 winner: winner.map(|s| seat_name(seats, s)).unwrap_or_default(),
                 score: scores_to_proto(score, seats),
-                reason: match_end_to_proto(*reason) as i32,
+                reason: reason.to_proto(),
             }),
         };
         pb::GameEvent {

@@ -7,6 +7,7 @@ use pitchmate_rules::{
 };
 
 use crate::GameError;
+use crate::mirror::{Mirror, mirror};
 
 pub fn square_to_proto(square: Square) -> pb::Square {
     pb::Square {
@@ -63,18 +64,9 @@ pub fn turn_to_proto(turn: &Turn, seats: &[&'static str]) -> pb::TurnInfo {
     }
 }
 
-fn zone_kind_to_proto(kind: ZoneKind) -> pb::ZoneKind {
-    match kind {
-        ZoneKind::Goal => pb::ZoneKind::Goal,
-        ZoneKind::SmallArea => pb::ZoneKind::SmallArea,
-        ZoneKind::TeamArea => pb::ZoneKind::TeamArea,
-        ZoneKind::KeeperBox => pb::ZoneKind::KeeperBox,
-        ZoneKind::InnerArea => pb::ZoneKind::InnerArea,
-        ZoneKind::GoalArea => pb::ZoneKind::GoalArea,
-        ZoneKind::PenaltyArea => pb::ZoneKind::PenaltyArea,
-        ZoneKind::EndZone => pb::ZoneKind::EndZone,
-    }
-}
+mirror!(ZoneKind => ZoneKind, "a zone kind" {
+    Goal, SmallArea, TeamArea, KeeperBox, InnerArea, GoalArea, PenaltyArea, EndZone
+});
 
 pub fn board_to_proto(board: &BoardView, seats: &[&'static str]) -> pb::BoardView {
     pb::BoardView {
@@ -84,7 +76,7 @@ pub fn board_to_proto(board: &BoardView, seats: &[&'static str]) -> pb::BoardVie
             .zones
             .iter()
             .map(|zone| pb::Zone {
-                kind: zone_kind_to_proto(zone.kind) as i32,
+                kind: zone.kind.to_proto(),
                 seat: zone.owner.map(|s| seat_name(seats, s)).unwrap_or_default(),
                 squares: zone.squares.iter().copied().map(square_to_proto).collect(),
             })

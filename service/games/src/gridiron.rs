@@ -9,75 +9,32 @@ use pitchmate_rules::gridiron::{
 use super::ProtoMapping;
 use super::convert::{scores_to_proto, seat_name, square_from_proto, square_to_proto};
 use crate::GameError;
+use crate::mirror::{Mirror, mirror};
 
 use pb::gridiron_action::Kind as ActionKind;
 use pb::gridiron_event::Kind as EventKind;
 
-fn kind_to_proto(kind: Kind) -> pb::GridironPieceKind {
-    match kind {
-        Kind::Heavy => pb::GridironPieceKind::Heavy,
-        Kind::Strong => pb::GridironPieceKind::Strong,
-        Kind::Fast => pb::GridironPieceKind::Fast,
-        Kind::Qb => pb::GridironPieceKind::Qb,
-        Kind::Safety => pb::GridironPieceKind::Safety,
-        Kind::Nickelback => pb::GridironPieceKind::Nickelback,
-        Kind::Rusher => pb::GridironPieceKind::Rusher,
-        Kind::Scrambler => pb::GridironPieceKind::Scrambler,
-        Kind::DeepThreat => pb::GridironPieceKind::DeepThreat,
-        Kind::LeadBlocker => pb::GridironPieceKind::LeadBlocker,
-        Kind::Lineman => pb::GridironPieceKind::Lineman,
-    }
-}
-
-fn kind_from_proto(raw: i32, field: &str) -> Result<Kind, GameError> {
-    let kind = match pb::GridironPieceKind::try_from(raw) {
-        Ok(pb::GridironPieceKind::Heavy) => Kind::Heavy,
-        Ok(pb::GridironPieceKind::Strong) => Kind::Strong,
-        Ok(pb::GridironPieceKind::Fast) => Kind::Fast,
-        Ok(pb::GridironPieceKind::Qb) => Kind::Qb,
-        Ok(pb::GridironPieceKind::Safety) => Kind::Safety,
-        Ok(pb::GridironPieceKind::Nickelback) => Kind::Nickelback,
-        Ok(pb::GridironPieceKind::Rusher) => Kind::Rusher,
-        Ok(pb::GridironPieceKind::Scrambler) => Kind::Scrambler,
-        Ok(pb::GridironPieceKind::DeepThreat) => Kind::DeepThreat,
-        Ok(pb::GridironPieceKind::LeadBlocker) => Kind::LeadBlocker,
-        Ok(pb::GridironPieceKind::Lineman) => Kind::Lineman,
-        Ok(pb::GridironPieceKind::Unspecified) | Err(_) => {
-            return Err(GameError::InvalidArgument(format!(
-                "`{field}` {raw} is not a Gridiron piece kind (1 to 11)"
-            )));
-        }
-    };
-    Ok(kind)
-}
-
-fn spot_to_proto(spot: Spot) -> pb::GridironSpot {
-    match spot {
-        Spot::Nw => pb::GridironSpot::Nw,
-        Spot::Ne => pb::GridironSpot::Ne,
-        Spot::C => pb::GridironSpot::C,
-        Spot::Sw => pb::GridironSpot::Sw,
-        Spot::Se => pb::GridironSpot::Se,
-    }
-}
-
-fn spot_from_proto(raw: i32, field: &str) -> Result<Spot, GameError> {
-    match pb::GridironSpot::try_from(raw) {
-        Ok(pb::GridironSpot::Nw) => Ok(Spot::Nw),
-        Ok(pb::GridironSpot::Ne) => Ok(Spot::Ne),
-        Ok(pb::GridironSpot::C) => Ok(Spot::C),
-        Ok(pb::GridironSpot::Sw) => Ok(Spot::Sw),
-        Ok(pb::GridironSpot::Se) => Ok(Spot::Se),
-        Ok(pb::GridironSpot::Unspecified) | Err(_) => Err(GameError::InvalidArgument(format!(
-            "`{field}` {raw} is not a spot: give NW, NE, C, SW or SE (1 to 5)"
-        ))),
-    }
-}
+mirror!(Kind => GridironPieceKind, "a Gridiron piece kind (1 to 11)" {
+    Heavy, Strong, Fast, Qb, Safety, Nickelback, Rusher, Scrambler, DeepThreat, LeadBlocker,
+    Lineman
+});
+mirror!(Spot => GridironSpot, "a spot: give NW, NE, C, SW or SE (1 to 5)" { Nw, Ne, C, Sw, Se });
+mirror!(Ability => GridironAbility, "a Gridiron ability (1 to 13)" {
+    Push, ChopBlock, ChipBlock, Retreat, Engage, SpeedRush, React, Jam, Seal, Juke, RouteRunning,
+    Impact, Anchor
+});
+mirror!(DicePurpose => GridironDicePurpose, "a Gridiron dice purpose" { Collision, Pass });
+mirror!(DownResult => GridironDownResult, "a Gridiron down result" {
+    Tackle, Sack, TurnLimit, Incomplete, Interception, Touchdown, Safety
+});
+mirror!(DriveStart => GridironDriveStart, "a Gridiron drive start" {
+    Kickoff, Touchdown, Safety, Interception, Punt, Downs
+});
 
 fn location_to_proto(location: Location) -> pb::GridironLocation {
     pb::GridironLocation {
         square: Some(square_to_proto(location.square)),
-        spot: spot_to_proto(location.spot) as i32,
+        spot: location.spot.to_proto(),
     }
 }
 
@@ -90,89 +47,17 @@ fn location_from_proto(
     })?;
     Ok(Location::new(
         square_from_proto(location.square.as_ref(), &format!("{field}.square"))?,
-        spot_from_proto(location.spot, &format!("{field}.spot"))?,
+        Spot::read(location.spot, &format!("{field}.spot"))?,
     ))
-}
-
-fn ability_to_proto(ability: Ability) -> pb::GridironAbility {
-    match ability {
-        Ability::Push => pb::GridironAbility::Push,
-        Ability::ChopBlock => pb::GridironAbility::ChopBlock,
-        Ability::ChipBlock => pb::GridironAbility::ChipBlock,
-        Ability::Retreat => pb::GridironAbility::Retreat,
-        Ability::Engage => pb::GridironAbility::Engage,
-        Ability::SpeedRush => pb::GridironAbility::SpeedRush,
-        Ability::React => pb::GridironAbility::React,
-        Ability::Jam => pb::GridironAbility::Jam,
-        Ability::Seal => pb::GridironAbility::Seal,
-        Ability::Juke => pb::GridironAbility::Juke,
-        Ability::RouteRunning => pb::GridironAbility::RouteRunning,
-        Ability::Impact => pb::GridironAbility::Impact,
-        Ability::Anchor => pb::GridironAbility::Anchor,
-    }
-}
-
-fn ability_from_proto(raw: i32) -> Result<Ability, GameError> {
-    let ability = match pb::GridironAbility::try_from(raw) {
-        Ok(pb::GridironAbility::Push) => Ability::Push,
-        Ok(pb::GridironAbility::ChopBlock) => Ability::ChopBlock,
-        Ok(pb::GridironAbility::ChipBlock) => Ability::ChipBlock,
-        Ok(pb::GridironAbility::Retreat) => Ability::Retreat,
-        Ok(pb::GridironAbility::Engage) => Ability::Engage,
-        Ok(pb::GridironAbility::SpeedRush) => Ability::SpeedRush,
-        Ok(pb::GridironAbility::React) => Ability::React,
-        Ok(pb::GridironAbility::Jam) => Ability::Jam,
-        Ok(pb::GridironAbility::Seal) => Ability::Seal,
-        Ok(pb::GridironAbility::Juke) => Ability::Juke,
-        Ok(pb::GridironAbility::RouteRunning) => Ability::RouteRunning,
-        Ok(pb::GridironAbility::Impact) => Ability::Impact,
-        Ok(pb::GridironAbility::Anchor) => Ability::Anchor,
-        Ok(pb::GridironAbility::Unspecified) | Err(_) => {
-            return Err(GameError::InvalidArgument(format!(
-                "`use_ability.ability` {raw} is not a Gridiron ability (1 to 13)"
-            )));
-        }
-    };
-    Ok(ability)
-}
-
-fn dice_purpose_to_proto(purpose: DicePurpose) -> pb::GridironDicePurpose {
-    match purpose {
-        DicePurpose::Collision => pb::GridironDicePurpose::Collision,
-        DicePurpose::Pass => pb::GridironDicePurpose::Pass,
-    }
-}
-
-fn down_result_to_proto(result: DownResult) -> pb::GridironDownResult {
-    match result {
-        DownResult::Tackle => pb::GridironDownResult::Tackle,
-        DownResult::Sack => pb::GridironDownResult::Sack,
-        DownResult::TurnLimit => pb::GridironDownResult::TurnLimit,
-        DownResult::Incomplete => pb::GridironDownResult::Incomplete,
-        DownResult::Interception => pb::GridironDownResult::Interception,
-        DownResult::Touchdown => pb::GridironDownResult::Touchdown,
-        DownResult::Safety => pb::GridironDownResult::Safety,
-    }
-}
-
-fn drive_start_to_proto(how: DriveStart) -> pb::GridironDriveStart {
-    match how {
-        DriveStart::Kickoff => pb::GridironDriveStart::Kickoff,
-        DriveStart::Touchdown => pb::GridironDriveStart::Touchdown,
-        DriveStart::Safety => pb::GridironDriveStart::Safety,
-        DriveStart::Interception => pb::GridironDriveStart::Interception,
-        DriveStart::Punt => pb::GridironDriveStart::Punt,
-        DriveStart::Downs => pb::GridironDriveStart::Downs,
-    }
 }
 
 fn gridiron_action(action: &Action) -> pb::GridironAction {
     let kind = match action {
         Action::Captain(kind) => ActionKind::ChooseCaptain(pb::GridironChooseCaptain {
-            kind: kind_to_proto(*kind) as i32,
+            kind: kind.to_proto(),
         }),
         Action::Recruit(kind) => ActionKind::Recruit(pb::GridironRecruit {
-            kind: kind_to_proto(*kind) as i32,
+            kind: kind.to_proto(),
         }),
         Action::DefaultRoster => ActionKind::DefaultRoster(pb::GridironDefaultRoster {}),
         Action::CommitRoster => ActionKind::CommitRoster(pb::GridironCommitRoster {}),
@@ -193,7 +78,7 @@ fn gridiron_action(action: &Action) -> pb::GridironAction {
             target,
         } => ActionKind::UseAbility(pb::GridironUseAbility {
             piece_id: *piece,
-            ability: ability_to_proto(*ability) as i32,
+            ability: ability.to_proto(),
             target_id: *target,
         }),
         Action::Pass { piece, receiver } => ActionKind::Pass(pb::GridironPass {
@@ -221,13 +106,9 @@ fn piece_details_to_proto(
     pb::GridironPieceDetails {
         piece_id: piece.id,
         owner: seat_name(seats, piece.owner),
-        kind: kind_to_proto(piece.kind) as i32,
+        kind: piece.kind.to_proto(),
         location: Some(location_to_proto(piece.location)),
-        used: piece
-            .used
-            .iter()
-            .map(|a| ability_to_proto(*a) as i32)
-            .collect(),
+        used: piece.used.iter().map(|a| a.to_proto()).collect(),
         movement_change: i32::from(piece.movement_change),
         frozen: piece.frozen,
         jammed: piece.jammed,
@@ -250,14 +131,13 @@ impl ProtoMapping for Gridiron {
             ));
         };
         match &action.kind {
-            Some(ActionKind::ChooseCaptain(choose)) => Ok(Action::Captain(kind_from_proto(
+            Some(ActionKind::ChooseCaptain(choose)) => Ok(Action::Captain(Kind::read(
                 choose.kind,
                 "choose_captain.kind",
             )?)),
-            Some(ActionKind::Recruit(recruit)) => Ok(Action::Recruit(kind_from_proto(
-                recruit.kind,
-                "recruit.kind",
-            )?)),
+            Some(ActionKind::Recruit(recruit)) => {
+                Ok(Action::Recruit(Kind::read(recruit.kind, "recruit.kind")?))
+            }
             Some(ActionKind::DefaultRoster(_)) => Ok(Action::DefaultRoster),
             Some(ActionKind::CommitRoster(_)) => Ok(Action::CommitRoster),
             Some(ActionKind::GoForIt(_)) => Ok(Action::GoForIt),
@@ -273,7 +153,7 @@ impl ProtoMapping for Gridiron {
             }),
             Some(ActionKind::UseAbility(used)) => Ok(Action::Use {
                 piece: used.piece_id,
-                ability: ability_from_proto(used.ability)?,
+                ability: Ability::read(used.ability, "use_ability.ability")?,
                 target: used.target_id,
             }),
             Some(ActionKind::Pass(pass)) => Ok(Action::Pass {
@@ -314,7 +194,7 @@ impl ProtoMapping for Gridiron {
                         .iter()
                         .map(|(id, kind)| pb::GridironRosterPiece {
                             piece_id: *id,
-                            kind: kind_to_proto(*kind) as i32,
+                            kind: kind.to_proto(),
                         })
                         .collect(),
                 })
@@ -337,7 +217,7 @@ impl ProtoMapping for Gridiron {
             } => EventKind::DriveStarted(pb::GridironDriveStarted {
                 offense: seat(*offense),
                 line_of_scrimmage: i32::from(*line_of_scrimmage),
-                how: drive_start_to_proto(*how) as i32,
+                how: how.to_proto(),
                 possession: u32::from(*possession),
             }),
             Event::DownStarted {
@@ -407,7 +287,7 @@ impl ProtoMapping for Gridiron {
                 piece,
                 value,
             } => EventKind::DiceRolled(pb::GridironDiceRolled {
-                purpose: dice_purpose_to_proto(*purpose) as i32,
+                purpose: purpose.to_proto(),
                 seat: seat(*s),
                 piece_id: *piece,
                 value: u32::from(*value),
@@ -433,7 +313,7 @@ impl ProtoMapping for Gridiron {
                 target,
             } => EventKind::AbilityUsed(pb::GridironAbilityUsed {
                 piece_id: *piece,
-                ability: ability_to_proto(*ability) as i32,
+                ability: ability.to_proto(),
                 target_id: *target,
             }),
             Event::OrderFailed {
@@ -529,10 +409,10 @@ impl ProtoMapping for Gridiron {
             } => EventKind::Scored(pb::GridironScored {
                 seat: seat(*s),
                 points: *points,
-                reason: down_result_to_proto(*reason) as i32,
+                reason: reason.to_proto(),
             }),
             Event::DownEnded { result, ball_rank } => EventKind::DownEnded(pb::GridironDownEnded {
-                result: down_result_to_proto(*result) as i32,
+                result: result.to_proto(),
                 ball_rank: i32::from(*ball_rank),
             }),
             Event::FirstDown {
@@ -565,8 +445,8 @@ impl ProtoMapping for Gridiron {
     fn details_to_proto(details: &Details, seats: &[&'static str]) -> pb::match_view::Details {
         let (own_captain, own_standard) = match &details.own_roster {
             Some((captain, standard)) => (
-                captain.map_or(pb::GridironPieceKind::Unspecified, kind_to_proto),
-                standard.iter().map(|k| kind_to_proto(*k) as i32).collect(),
+                captain.map_or(pb::GridironPieceKind::Unspecified, Kind::to_wire),
+                standard.iter().map(|k| k.to_proto()).collect(),
             ),
             None => (pb::GridironPieceKind::Unspecified, Vec::new()),
         };
@@ -757,7 +637,7 @@ mod tests {
                         spot: pb::GridironSpot::Unspecified as i32,
                     }),
                 })),
-                "`move.to.spot` 0 is not a spot",
+                "`move.to.spot` is missing: give a spot",
             ),
             (
                 typed(ActionKind::Place(pb::GridironPlace {
@@ -772,7 +652,7 @@ mod tests {
                     ability: 0,
                     target_id: None,
                 })),
-                "`use_ability.ability` 0 is not a Gridiron ability",
+                "`use_ability.ability` is missing: give a Gridiron ability",
             ),
             (
                 typed(ActionKind::ChooseCaptain(pb::GridironChooseCaptain {
@@ -782,7 +662,7 @@ mod tests {
             ),
             (
                 typed(ActionKind::Recruit(pb::GridironRecruit { kind: 0 })),
-                "`recruit.kind` 0 is not a Gridiron piece kind",
+                "`recruit.kind` is missing: give a Gridiron piece kind",
             ),
         ];
         for (action, expected) in cases {

@@ -9,79 +9,21 @@ use pitchmate_rules::kings_goal::{
 use super::ProtoMapping;
 use super::convert::{scores_to_proto, seat_name, square_from_proto, square_to_proto};
 use crate::GameError;
+use crate::mirror::{Mirror, mirror};
 
 use pb::kings_goal_action::Kind as ActionKind;
 use pb::kings_goal_event::Kind as EventKind;
 
-fn kind_to_proto(kind: PieceKind) -> pb::KingsGoalPieceKind {
-    match kind {
-        PieceKind::King => pb::KingsGoalPieceKind::King,
-        PieceKind::Queen => pb::KingsGoalPieceKind::Queen,
-        PieceKind::Rook => pb::KingsGoalPieceKind::Rook,
-        PieceKind::Bishop => pb::KingsGoalPieceKind::Bishop,
-        PieceKind::Knight => pb::KingsGoalPieceKind::Knight,
-        PieceKind::Pawn => pb::KingsGoalPieceKind::Pawn,
-    }
-}
-
-fn kinds_to_proto(kinds: &[PieceKind]) -> Vec<i32> {
-    kinds.iter().map(|k| kind_to_proto(*k) as i32).collect()
-}
-
-/// Reads a piece kind the action cannot do without.
-fn kind_from_proto(raw: i32, field: &str) -> Result<PieceKind, GameError> {
-    optional_kind_from_proto(raw, field)?.ok_or_else(|| {
-        GameError::InvalidArgument(format!(
-            "`{field}` is missing: give a King's Goal piece kind (1 king to 6 pawn)"
-        ))
-    })
-}
-
-/// Reads a piece kind that may be left unspecified (a move without promotion).
-fn optional_kind_from_proto(raw: i32, field: &str) -> Result<Option<PieceKind>, GameError> {
-    match pb::KingsGoalPieceKind::try_from(raw) {
-        Ok(pb::KingsGoalPieceKind::Unspecified) => Ok(None),
-        Ok(pb::KingsGoalPieceKind::King) => Ok(Some(PieceKind::King)),
-        Ok(pb::KingsGoalPieceKind::Queen) => Ok(Some(PieceKind::Queen)),
-        Ok(pb::KingsGoalPieceKind::Rook) => Ok(Some(PieceKind::Rook)),
-        Ok(pb::KingsGoalPieceKind::Bishop) => Ok(Some(PieceKind::Bishop)),
-        Ok(pb::KingsGoalPieceKind::Knight) => Ok(Some(PieceKind::Knight)),
-        Ok(pb::KingsGoalPieceKind::Pawn) => Ok(Some(PieceKind::Pawn)),
-        Err(_) => Err(GameError::InvalidArgument(format!(
-            "`{field}` {raw} is not a King's Goal piece kind (1 king to 6 pawn)"
-        ))),
-    }
-}
-
-fn promotion_to_proto(promotion: Option<PieceKind>) -> i32 {
-    promotion.map_or(pb::KingsGoalPieceKind::Unspecified, kind_to_proto) as i32
-}
-
-fn phase_to_proto(phase: Phase) -> pb::KingsGoalPhase {
-    match phase {
-        Phase::Choice => pb::KingsGoalPhase::Choice,
-        Phase::Placement => pb::KingsGoalPhase::Placement,
-        Phase::Play => pb::KingsGoalPhase::Play,
-        Phase::Over => pb::KingsGoalPhase::Over,
-    }
-}
-
-fn goal_kind_to_proto(how: GoalKind) -> pb::KingsGoalGoalKind {
-    match how {
-        GoalKind::Carried => pb::KingsGoalGoalKind::Carried,
-        GoalKind::Passed => pb::KingsGoalGoalKind::Passed,
-        GoalKind::KingCaptured => pb::KingsGoalGoalKind::KingCaptured,
-        GoalKind::CapturedOnGoalLine => pb::KingsGoalGoalKind::CapturedOnGoalLine,
-    }
-}
-
-fn restart_reason_to_proto(reason: RestartReason) -> pb::KingsGoalRestartReason {
-    match reason {
-        RestartReason::Goal => pb::KingsGoalRestartReason::Goal,
-        RestartReason::KingVersusKing => pb::KingsGoalRestartReason::KingVersusKing,
-        RestartReason::HalfTime => pb::KingsGoalRestartReason::HalfTime,
-    }
-}
+mirror!(PieceKind => KingsGoalPieceKind, "a King's Goal piece kind (1 king to 6 pawn)" {
+    King, Queen, Rook, Bishop, Knight, Pawn
+});
+mirror!(Phase => KingsGoalPhase, "a King's Goal phase" { Choice, Placement, Play, Over });
+mirror!(GoalKind => KingsGoalGoalKind, "a King's Goal goal kind" {
+    Carried, Passed, KingCaptured, CapturedOnGoalLine
+});
+mirror!(RestartReason => KingsGoalRestartReason, "a King's Goal restart reason" {
+    Goal, KingVersusKing, HalfTime
+});
 
 /// One list per seat, each naming its seat.
 fn hands_to_proto(hands: &[Vec<PieceKind>; 2], seats: &[&'static str]) -> Vec<pb::KingsGoalHand> {
@@ -90,7 +32,7 @@ fn hands_to_proto(hands: &[Vec<PieceKind>; 2], seats: &[&'static str]) -> Vec<pb
         .zip(seats)
         .map(|(kinds, seat)| pb::KingsGoalHand {
             seat: (*seat).to_owned(),
-            kinds: kinds_to_proto(kinds),
+            kinds: kinds.iter().map(|k| k.to_proto()).collect(),
         })
         .collect()
 }
@@ -106,7 +48,7 @@ fn step_from_proto(
     Ok((
         square_from_proto(from, &format!("{name}.from"))?,
         square_from_proto(to, &format!("{name}.to"))?,
-        optional_kind_from_proto(promotion, &format!("{name}.promotion"))?,
+        PieceKind::read_optional(promotion, &format!("{name}.promotion"))?,
     ))
 }
 
@@ -114,11 +56,11 @@ impl ProtoMapping for KingsGoal {
     fn action_to_proto(action: &Action) -> pb::Action {
         let kind = match action {
             Action::Choose(kind) => ActionKind::Choose(pb::KingsGoalChoose {
-                kind: kind_to_proto(*kind) as i32,
+                kind: kind.to_proto(),
             }),
             Action::DefaultChoice => ActionKind::DefaultChoice(pb::KingsGoalDefaultChoice {}),
             Action::Place { kind, square } => ActionKind::Place(pb::KingsGoalPlace {
-                kind: kind_to_proto(*kind) as i32,
+                kind: kind.to_proto(),
                 square: Some(square_to_proto(*square)),
             }),
             Action::DefaultPlacement => {
@@ -131,7 +73,7 @@ impl ProtoMapping for KingsGoal {
             } => ActionKind::Move(pb::KingsGoalMove {
                 from: Some(square_to_proto(*from)),
                 to: Some(square_to_proto(*to)),
-                promotion: promotion_to_proto(*promotion),
+                promotion: promotion.map_or(0, PieceKind::to_proto),
             }),
             Action::Capture {
                 from,
@@ -140,7 +82,7 @@ impl ProtoMapping for KingsGoal {
             } => ActionKind::Capture(pb::KingsGoalCapture {
                 from: Some(square_to_proto(*from)),
                 to: Some(square_to_proto(*to)),
-                promotion: promotion_to_proto(*promotion),
+                promotion: promotion.map_or(0, PieceKind::to_proto),
             }),
             Action::Pass { from, to } => ActionKind::Pass(pb::KingsGoalPass {
                 from: Some(square_to_proto(*from)),
@@ -163,11 +105,11 @@ impl ProtoMapping for KingsGoal {
         };
         match &action.kind {
             Some(ActionKind::Choose(choose)) => {
-                Ok(Action::Choose(kind_from_proto(choose.kind, "choose.kind")?))
+                Ok(Action::Choose(PieceKind::read(choose.kind, "choose.kind")?))
             }
             Some(ActionKind::DefaultChoice(_)) => Ok(Action::DefaultChoice),
             Some(ActionKind::Place(place)) => Ok(Action::Place {
-                kind: kind_from_proto(place.kind, "place.kind")?,
+                kind: PieceKind::read(place.kind, "place.kind")?,
                 square: square_from_proto(place.square.as_ref(), "place.square")?,
             }),
             Some(ActionKind::DefaultPlacement(_)) => Ok(Action::DefaultPlacement),
@@ -210,7 +152,7 @@ impl ProtoMapping for KingsGoal {
         let kind = match event {
             Event::Chosen { seat, kinds } => EventKind::PiecesChosen(pb::KingsGoalPiecesChosen {
                 seat: seat_name(seats, *seat),
-                kinds: kinds_to_proto(kinds),
+                kinds: kinds.iter().map(|k| k.to_proto()).collect(),
             }),
             Event::Placed {
                 seat,
@@ -220,7 +162,7 @@ impl ProtoMapping for KingsGoal {
             } => EventKind::PiecePlaced(pb::KingsGoalPiecePlaced {
                 seat: seat_name(seats, *seat),
                 piece_id: *piece,
-                kind: kind_to_proto(*kind) as i32,
+                kind: kind.to_proto(),
                 square: Some(square_to_proto(*square)),
             }),
             Event::KickOff {
@@ -263,7 +205,7 @@ impl ProtoMapping for KingsGoal {
             } => EventKind::CarrierCaptured(pb::KingsGoalCarrierCaptured {
                 captor_id: *captor,
                 captured_id: *captured,
-                captured_kind: kind_to_proto(*captured_kind) as i32,
+                captured_kind: captured_kind.to_proto(),
                 from: Some(square_to_proto(*from)),
                 square: Some(square_to_proto(*square)),
             }),
@@ -274,7 +216,7 @@ impl ProtoMapping for KingsGoal {
             } => EventKind::PawnPromoted(pb::KingsGoalPawnPromoted {
                 piece_id: *piece,
                 square: Some(square_to_proto(*square)),
-                kind: kind_to_proto(*kind) as i32,
+                kind: kind.to_proto(),
             }),
             Event::Waited { seat } => EventKind::MoveWaived(pb::KingsGoalMoveWaived {
                 seat: seat_name(seats, *seat),
@@ -282,7 +224,7 @@ impl ProtoMapping for KingsGoal {
             Event::GoalScored { seat, how, scores } => {
                 EventKind::GoalScored(pb::KingsGoalGoalScored {
                     seat: seat_name(seats, *seat),
-                    how: goal_kind_to_proto(*how) as i32,
+                    how: how.to_proto(),
                     scores: scores_to_proto(scores, seats),
                 })
             }
@@ -295,7 +237,7 @@ impl ProtoMapping for KingsGoal {
                 kicking,
                 half,
             } => EventKind::Restarted(pb::KingsGoalRestarted {
-                reason: restart_reason_to_proto(*reason) as i32,
+                reason: reason.to_proto(),
                 kicking_seat: seat_name(seats, *kicking),
                 half: u32::from(*half),
             }),
@@ -313,7 +255,7 @@ impl ProtoMapping for KingsGoal {
 
     fn details_to_proto(details: &Details, seats: &[&'static str]) -> pb::match_view::Details {
         pb::match_view::Details::KingsGoal(pb::KingsGoalDetails {
-            phase: phase_to_proto(details.phase) as i32,
+            phase: details.phase.to_proto(),
             half: u32::from(details.half),
             plies_played: details.plies_played,
             plies_per_half: details.plies_per_half,
@@ -611,14 +553,14 @@ mod tests {
             GoalKind::KingCaptured,
             GoalKind::CapturedOnGoalLine,
         ]
-        .map(|how| goal_kind_to_proto(how) as i32);
+        .map(GoalKind::to_proto);
         assert_eq!(goals, [1, 2, 3, 4]);
         let reasons = [
             RestartReason::Goal,
             RestartReason::KingVersusKing,
             RestartReason::HalfTime,
         ]
-        .map(|reason| restart_reason_to_proto(reason) as i32);
+        .map(RestartReason::to_proto);
         assert_eq!(reasons, [1, 2, 3]);
     }
 

@@ -8,9 +8,12 @@
 
 pub mod chance;
 mod chessyball;
+#[cfg(test)]
+mod conformance;
 mod convert;
 mod gridiron;
 mod kings_goal;
+mod mirror;
 pub mod ndjson;
 mod soccer_chess;
 pub mod verify;

@@ -6,32 +6,14 @@ use pitchmate_rules::soccer_chess::{Action, Details, Event, PieceKind, SoccerChe
 use super::ProtoMapping;
 use super::convert::{scores_to_proto, seat_name, square_from_proto, square_to_proto};
 use crate::GameError;
+use crate::mirror::{Mirror, mirror};
 
 use pb::soccer_chess_action::Kind as ActionKind;
 use pb::soccer_chess_event::Kind as EventKind;
 
-fn kind_to_proto(kind: PieceKind) -> pb::SoccerChessPieceKind {
-    match kind {
-        PieceKind::Keeper => pb::SoccerChessPieceKind::Keeper,
-        PieceKind::Defender => pb::SoccerChessPieceKind::Defender,
-        PieceKind::Rook => pb::SoccerChessPieceKind::Rook,
-        PieceKind::Bishop => pb::SoccerChessPieceKind::Bishop,
-        PieceKind::Attacker => pb::SoccerChessPieceKind::Attacker,
-    }
-}
-
-fn kind_from_proto(raw: i32) -> Result<PieceKind, GameError> {
-    match pb::SoccerChessPieceKind::try_from(raw) {
-        Ok(pb::SoccerChessPieceKind::Keeper) => Ok(PieceKind::Keeper),
-        Ok(pb::SoccerChessPieceKind::Defender) => Ok(PieceKind::Defender),
-        Ok(pb::SoccerChessPieceKind::Rook) => Ok(PieceKind::Rook),
-        Ok(pb::SoccerChessPieceKind::Bishop) => Ok(PieceKind::Bishop),
-        Ok(pb::SoccerChessPieceKind::Attacker) => Ok(PieceKind::Attacker),
-        Ok(pb::SoccerChessPieceKind::Unspecified) | Err(_) => Err(GameError::InvalidArgument(
-            format!("`place.kind` {raw} is not a Soccer Chess piece kind (1 to 5)"),
-        )),
-    }
-}
+mirror!(PieceKind => SoccerChessPieceKind, "a Soccer Chess piece kind (1 to 5)" {
+    Keeper, Defender, Rook, Bishop, Attacker
+});
 
 fn pair(values: [u32; 2], seats: &[&'static str]) -> Vec<pb::SeatScore> {
     scores_to_proto(&values, seats)
@@ -41,7 +23,7 @@ impl ProtoMapping for SoccerChess {
     fn action_to_proto(action: &Action) -> pb::Action {
         let kind = match action {
             Action::Place { kind, square } => ActionKind::Place(pb::SoccerChessPlace {
-                kind: kind_to_proto(*kind) as i32,
+                kind: kind.to_proto(),
                 square: Some(square_to_proto(*square)),
             }),
             Action::DefaultFormation => {
@@ -72,7 +54,7 @@ impl ProtoMapping for SoccerChess {
         };
         match &action.kind {
             Some(ActionKind::Place(place)) => Ok(Action::Place {
-                kind: kind_from_proto(place.kind)?,
+                kind: PieceKind::read(place.kind, "place.kind")?,
                 square: square_from_proto(place.square.as_ref(), "place.square")?,
             }),
             Some(ActionKind::DefaultFormation(_)) => Ok(Action::DefaultFormation),
@@ -101,7 +83,7 @@ impl ProtoMapping for SoccerChess {
                 square,
             } => EventKind::PiecePlaced(pb::SoccerChessPiecePlaced {
                 piece_id: *piece_id,
-                kind: kind_to_proto(*kind) as i32,
+                kind: kind.to_proto(),
                 square: Some(square_to_proto(*square)),
             }),
             Event::PieceMoved { piece_id, from, to } => {
@@ -186,11 +168,7 @@ impl ProtoMapping for SoccerChess {
             },
             away_goals: pair(details.away_goals, seats),
             golden_goal: details.golden_goal,
-            unplaced: details
-                .unplaced
-                .iter()
-                .map(|k| kind_to_proto(*k) as i32)
-                .collect(),
+            unplaced: details.unplaced.iter().map(|k| k.to_proto()).collect(),
         })
     }
 }

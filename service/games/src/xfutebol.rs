@@ -10,6 +10,7 @@ use pitchmate_rules::{Seat, Square};
 use super::ProtoMapping;
 use super::convert::{scores_to_proto, seat_name, square_from_proto, square_to_proto};
 use crate::GameError;
+use crate::mirror::{Mirror, mirror};
 
 use pb::xfutebol_action::Kind as ActionKind;
 use pb::xfutebol_event::Kind as EventKind;
@@ -42,91 +43,27 @@ fn pair(values: [u32; 2], seats: &[&'static str]) -> Vec<pb::SeatScore> {
     scores_to_proto(&values, seats)
 }
 
-fn formation_to_proto(formation: Formation) -> pb::XfutebolFormation {
-    match formation {
-        Formation::FourThreeThree => pb::XfutebolFormation::FourThreeThree,
-        Formation::FiveThreeTwo => pb::XfutebolFormation::FiveThreeTwo,
-    }
-}
-
-fn formation_from_proto(raw: i32, field: &str) -> Result<Formation, GameError> {
-    match pb::XfutebolFormation::try_from(raw) {
-        Ok(pb::XfutebolFormation::FourThreeThree) => Ok(Formation::FourThreeThree),
-        Ok(pb::XfutebolFormation::FiveThreeTwo) => Ok(Formation::FiveThreeTwo),
-        Ok(pb::XfutebolFormation::Unspecified) | Err(_) => Err(GameError::InvalidArgument(
-            format!("`{field}` {raw} is not an XFutebol formation: 1 for 4-3-3, 2 for 5-3-2"),
-        )),
-    }
-}
-
-fn special_to_proto(special: Special) -> pb::XfutebolSpecial {
-    match special {
-        Special::Dribbler => pb::XfutebolSpecial::Dribbler,
-        Special::Goaler => pb::XfutebolSpecial::Goaler,
-        Special::LongExpert => pb::XfutebolSpecial::LongExpert,
-    }
-}
-
-fn special_from_proto(raw: i32, field: &str) -> Result<Special, GameError> {
-    match pb::XfutebolSpecial::try_from(raw) {
-        Ok(pb::XfutebolSpecial::Dribbler) => Ok(Special::Dribbler),
-        Ok(pb::XfutebolSpecial::Goaler) => Ok(Special::Goaler),
-        Ok(pb::XfutebolSpecial::LongExpert) => Ok(Special::LongExpert),
-        Ok(pb::XfutebolSpecial::Unspecified) | Err(_) => Err(GameError::InvalidArgument(format!(
-            "`{field}` {raw} is not an XFutebol special: 1 Dribbler, 2 Goaler, 3 Long Expert"
-        ))),
-    }
-}
-
-fn role_to_proto(role: Role) -> pb::XfutebolRole {
-    match role {
-        Role::Keeper => pb::XfutebolRole::Keeper,
-        Role::Defender => pb::XfutebolRole::Defender,
-        Role::Midfielder => pb::XfutebolRole::Midfielder,
-        Role::Attacker => pb::XfutebolRole::Attacker,
-        Role::Dribbler => pb::XfutebolRole::Dribbler,
-        Role::Goaler => pb::XfutebolRole::Goaler,
-        Role::LongExpert => pb::XfutebolRole::LongExpert,
-    }
-}
-
-fn phase_to_proto(phase: PhaseKind) -> pb::XfutebolPhase {
-    match phase {
-        PhaseKind::Lineup => pb::XfutebolPhase::Lineup,
-        PhaseKind::Play => pb::XfutebolPhase::Play,
-        PhaseKind::SendOff => pb::XfutebolPhase::SendOff,
-        PhaseKind::Penalty => pb::XfutebolPhase::Penalty,
-        PhaseKind::Shootout => pb::XfutebolPhase::Shootout,
-        PhaseKind::Over => pb::XfutebolPhase::Over,
-    }
-}
-
-fn duel_kind_to_proto(kind: DuelKind) -> pb::XfutebolDuelKind {
-    match kind {
-        DuelKind::Challenge => pb::XfutebolDuelKind::Challenge,
-        DuelKind::Interception => pb::XfutebolDuelKind::Interception,
-        DuelKind::Dribble => pb::XfutebolDuelKind::Dribble,
-        DuelKind::Keeper => pb::XfutebolDuelKind::Keeper,
-        DuelKind::Barrier => pb::XfutebolDuelKind::Barrier,
-        DuelKind::Penalty => pb::XfutebolDuelKind::Penalty,
-    }
-}
-
-fn duel_outcome_to_proto(outcome: DuelOutcome) -> pb::XfutebolDuelOutcome {
-    match outcome {
-        DuelOutcome::InitiatorWins => pb::XfutebolDuelOutcome::InitiatorWins,
-        DuelOutcome::Tie => pb::XfutebolDuelOutcome::Tie,
-        DuelOutcome::OpponentWins => pb::XfutebolDuelOutcome::OpponentWins,
-        DuelOutcome::Rebound => pb::XfutebolDuelOutcome::Rebound,
-    }
-}
-
-fn toss_purpose_to_proto(purpose: TossPurpose) -> pb::XfutebolTossPurpose {
-    match purpose {
-        TossPurpose::KickOff => pb::XfutebolTossPurpose::KickOff,
-        TossPurpose::ShootoutDecider => pb::XfutebolTossPurpose::ShootoutDecider,
-    }
-}
+mirror!(Formation => XfutebolFormation, "an XFutebol formation: 1 for 4-3-3, 2 for 5-3-2" {
+    FourThreeThree, FiveThreeTwo
+});
+mirror!(Special => XfutebolSpecial, "an XFutebol special: 1 Dribbler, 2 Goaler, 3 Long Expert" {
+    Dribbler, Goaler, LongExpert
+});
+mirror!(Role => XfutebolRole, "an XFutebol role" {
+    Keeper, Defender, Midfielder, Attacker, Dribbler, Goaler, LongExpert
+});
+mirror!(PhaseKind => XfutebolPhase, "an XFutebol phase" {
+    Lineup, Play, SendOff, Penalty, Shootout, Over
+});
+mirror!(DuelKind => XfutebolDuelKind, "an XFutebol duel kind" {
+    Challenge, Interception, Dribble, Keeper, Barrier, Penalty
+});
+mirror!(DuelOutcome => XfutebolDuelOutcome, "an XFutebol duel outcome" {
+    InitiatorWins, Tie, OpponentWins, Rebound
+});
+mirror!(TossPurpose => XfutebolTossPurpose, "an XFutebol toss purpose" {
+    KickOff, ShootoutDecider
+});
 
 fn attributes_to_proto(attributes: Attributes) -> pb::XfutebolAttributes {
     pb::XfutebolAttributes {
@@ -143,8 +80,8 @@ fn piece_to_proto(piece: &PieceDetails, seats: &[&'static str]) -> pb::XfutebolP
         id: piece.id,
         seat: seat_name(seats, piece.seat),
         number: u32::from(piece.number),
-        role: role_to_proto(piece.role) as i32,
-        slot: role_to_proto(piece.slot) as i32,
+        role: piece.role.to_proto(),
+        slot: piece.slot.to_proto(),
         attributes: Some(attributes_to_proto(piece.attributes)),
         square: optional_square(piece.square),
         resting_turns: piece.resting_turns,
@@ -158,13 +95,13 @@ impl ProtoMapping for XFutebol {
             Action::DefaultLineup => ActionKind::DefaultLineup(pb::XfutebolDefaultLineup {}),
             Action::Formation(formation) => {
                 ActionKind::ChooseFormation(pb::XfutebolChooseFormation {
-                    formation: formation_to_proto(*formation) as i32,
+                    formation: formation.to_proto(),
                 })
             }
             Action::AssignSpecial { at, special } => {
                 ActionKind::AssignSpecial(pb::XfutebolAssignSpecial {
                     at: square(*at),
-                    special: special_to_proto(*special) as i32,
+                    special: special.to_proto(),
                 })
             }
             Action::Place { from, to } => ActionKind::Place(pb::XfutebolPlace {
@@ -239,13 +176,13 @@ impl ProtoMapping for XFutebol {
         };
         Ok(match kind {
             ActionKind::DefaultLineup(_) => Action::DefaultLineup,
-            ActionKind::ChooseFormation(choice) => Action::Formation(formation_from_proto(
+            ActionKind::ChooseFormation(choice) => Action::Formation(Formation::read(
                 choice.formation,
                 "choose_formation.formation",
             )?),
             ActionKind::AssignSpecial(assign) => Action::AssignSpecial {
                 at: square_from_proto(assign.at.as_ref(), "assign_special.at")?,
-                special: special_from_proto(assign.special, "assign_special.special")?,
+                special: Special::read(assign.special, "assign_special.special")?,
             },
             ActionKind::Place(place) => Action::Place {
                 from: square_from_proto(place.from.as_ref(), "place.from")?,
@@ -305,13 +242,13 @@ impl ProtoMapping for XFutebol {
             Event::FormationChosen { seat, formation } => {
                 EventKind::FormationChosen(pb::XfutebolFormationChosen {
                     seat: seat_name(seats, *seat),
-                    formation: formation_to_proto(*formation) as i32,
+                    formation: formation.to_proto(),
                 })
             }
             Event::SpecialAssigned { piece, special } => {
                 EventKind::SpecialAssigned(pb::XfutebolSpecialAssigned {
                     piece_id: *piece,
-                    special: special_to_proto(*special) as i32,
+                    special: special.to_proto(),
                 })
             }
             Event::PiecePlaced { piece, from, to } => {
@@ -328,7 +265,7 @@ impl ProtoMapping for XFutebol {
             }
             Event::CoinTossed { purpose, winner } => {
                 EventKind::CoinTossed(pb::XfutebolCoinTossed {
-                    purpose: toss_purpose_to_proto(*purpose) as i32,
+                    purpose: purpose.to_proto(),
                     winner: seat_name(seats, *winner),
                 })
             }
@@ -379,12 +316,12 @@ impl ProtoMapping for XFutebol {
                 opponent_total,
                 outcome,
             } => EventKind::Duel(pb::XfutebolDuel {
-                kind: duel_kind_to_proto(*kind) as i32,
+                kind: kind.to_proto(),
                 initiator_id: *initiator,
                 initiator_total: *initiator_total,
                 opponent_id: *opponent,
                 opponent_total: *opponent_total,
-                outcome: duel_outcome_to_proto(*outcome) as i32,
+                outcome: outcome.to_proto(),
             }),
             Event::Dribbled { piece, from, to } => EventKind::Dribbled(pb::XfutebolDribbled {
                 piece_id: *piece,
@@ -525,11 +462,9 @@ impl ProtoMapping for XFutebol {
     }
 
     fn details_to_proto(details: &Details, seats: &[&'static str]) -> pb::match_view::Details {
-        let formation = |formation: Option<Formation>| {
-            formation.map_or(pb::XfutebolFormation::Unspecified, formation_to_proto) as i32
-        };
+        let formation = |formation: Option<Formation>| formation.map_or(0, Formation::to_proto);
         pb::match_view::Details::Xfutebol(pb::XfutebolDetails {
-            phase: phase_to_proto(details.phase) as i32,
+            phase: details.phase.to_proto(),
             winning_style: details.winning_style.to_owned(),
             half: u32::from(details.half),
             movements_played: details.movements_played,
