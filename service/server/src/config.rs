@@ -104,6 +104,9 @@ pub struct LimitSettings {
     /// Seconds after its creation that a match whose seats are not all taken is aborted
     /// (reason EXPIRED); 0: never.
     pub expire_unstarted_secs: u64,
+    /// Seconds a match nobody calls or watches, with no clock running, stays in memory before
+    /// it is unloaded (it comes back from the store on the next call); 0: never.
+    pub unload_idle_secs: u64,
     /// Wrong seat tokens one client address may present per second, on average, before its
     /// calls with a token are refused; 0 lifts the limit.
     pub auth_failures_per_second: u32,
@@ -178,6 +181,7 @@ impl Settings {
             .set_default("limits.create_burst", 100)?
             .set_default("limits.open_matches_per_client", 1000)?
             .set_default("limits.expire_unstarted_secs", 600)?
+            .set_default("limits.unload_idle_secs", 300)?
             .set_default("limits.auth_failures_per_second", 1)?
             .set_default("limits.auth_failure_burst", 20)?
             .set_default("store.url", "")?

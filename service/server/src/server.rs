@@ -57,6 +57,8 @@ pub async fn serve(
             live_capacity: settings.stream.live_capacity,
             expire_unstarted_after: (limits.expire_unstarted_secs > 0)
                 .then(|| Duration::from_secs(limits.expire_unstarted_secs)),
+            unload_idle_after: (limits.unload_idle_secs > 0)
+                .then(|| Duration::from_secs(limits.unload_idle_secs)),
         },
         store.clone(),
         limits.open_matches_per_client,

@@ -434,6 +434,9 @@ pub struct ActorLimits {
     pub live_capacity: usize,
     /// A match not started this long after its creation expires; `None`: never.
     pub expire_unstarted_after: Option<Duration>,
+    /// A match nobody has called or watched for this long, with no clock running, leaves
+    /// memory and comes back from the store on the next call; `None`: never.
+    pub unload_idle_after: Option<Duration>,
 }
 
 /// Why an actor stopped by itself.
@@ -443,6 +446,8 @@ pub enum RetireReason {
     StoreFailed,
     /// The match expired before it started; it is over.
     Expired,
+    /// Nobody called or watched the match for a while.
+    Idle,
 }
 
 /// An actor's last word to the registry.
@@ -521,6 +526,7 @@ struct MatchActor {
     open: Option<OpenMatch>,
     /// Lifecycle entries recorded by the command being handled, stored with its commit.
     lifecycle: Vec<LifecycleEntry>,
+    unload_idle_after: Option<Duration>,
 }
 
 /// Where a match stood before a command, to tell what the command added.
@@ -528,6 +534,14 @@ struct Mark {
     seq: u64,
     inputs: usize,
     status: pb::MatchStatus,
+}
+
+/// Sleeps until `at`; without one, forever.
+async fn sleep_until_instant(at: Option<tokio::time::Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
 }
 
 /// Sleeps until `at`; without a moment, forever.
@@ -686,6 +700,7 @@ impl MatchActor {
             expires_at,
             open: None,
             lifecycle: Vec::new(),
+            unload_idle_after: limits.unload_idle_after,
         };
         actor.record(
             Visibility::Public,
@@ -779,11 +794,17 @@ impl MatchActor {
     async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
         tracing::info!(last_seq = self.log.last_seq(), "match hosted");
         let mut health = self.store.health();
+        let mut last_call = tokio::time::Instant::now();
         loop {
             // Nothing falls due while the store cannot write: a timeout or an expiry it could
             // not store would be lost. It falls due as soon as the store writes again.
             let due = self.next_due();
             let writable = self.store.writable();
+            // A match with something due stays: nobody else would make it happen.
+            let idle_at = self
+                .unload_idle_after
+                .filter(|_| due.is_none())
+                .map(|after| last_call + after);
             let handled = tokio::select! {
                 // A moment that passed while the actor was busy comes before any command that
                 // arrived meanwhile: a late action is refused, not accepted.
@@ -801,9 +822,21 @@ impl MatchActor {
                     }
                 }
                 command = commands.recv() => match command {
-                    Some(command) => self.handle(command).await.map(|()| None),
+                    Some(command) => {
+                        last_call = tokio::time::Instant::now();
+                        self.handle(command).await.map(|()| None)
+                    }
                     None => break,
                 },
+                () = sleep_until_instant(idle_at), if idle_at.is_some() => {
+                    // Every open stream holds a receiver of the live events.
+                    if self.live.receiver_count() == 0 {
+                        Ok(Some(RetireReason::Idle))
+                    } else {
+                        last_call = tokio::time::Instant::now();
+                        Ok(None)
+                    }
+                }
                 changed = health.changed(), if due.is_some() && !writable => {
                     if changed.is_err() {
                         // The store is closed: the server is stopping.
@@ -824,6 +857,14 @@ impl MatchActor {
                 // Stop taking commands before the registry hears of it, so that it never
                 // finds the handle still open.
                 commands.close();
+                if reason == RetireReason::Idle {
+                    // Calls that came in meanwhile are answered; what they change is stored.
+                    while let Ok(command) = commands.try_recv() {
+                        if self.handle(command).await.is_err() {
+                            break;
+                        }
+                    }
+                }
                 let _ = self.retired.send(Retirement {
                     match_id: self.setup.match_id.clone(),
                     reason,
@@ -1775,6 +1816,7 @@ mod tests {
         commands: 8,
         live_capacity: 64,
         expire_unstarted_after: None,
+        unload_idle_after: None,
     };
 
     fn start_game() -> Box<dyn HostedGame> {

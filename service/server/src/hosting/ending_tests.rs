@@ -22,6 +22,7 @@ const LIMITS: ActorLimits = ActorLimits {
     commands: 8,
     live_capacity: 256,
     expire_unstarted_after: None,
+    unload_idle_after: None,
 };
 const SECOND: Duration = Duration::from_secs(1);
 

@@ -17,6 +17,7 @@ async fn an_expired_match_leaves_memory_and_comes_back_from_the_store() {
             commands: 8,
             live_capacity: 16,
             expire_unstarted_after: Some(Duration::from_millis(50)),
+            unload_idle_after: None,
         },
         store,
         0,
@@ -50,5 +51,127 @@ async fn an_expired_match_leaves_memory_and_comes_back_from_the_store() {
     let (summary, _) = handle.snapshot(None).await.unwrap();
     assert_eq!(summary, listed.matches[0], "as it was stored");
     assert!(matches!(registry.entry(&id).unwrap(), Entry::Live(_)));
+    dir.remove();
+}
+
+fn registry_limits(unload_idle_after: Duration) -> ActorLimits {
+    ActorLimits {
+        commands: 8,
+        live_capacity: 16,
+        expire_unstarted_after: None,
+        unload_idle_after: Some(unload_idle_after),
+    }
+}
+
+async fn seated_match(
+    registry: &MatchRegistry,
+    hosting: clock::Hosting,
+) -> (String, Vec<pb::JoinMatchResponse>) {
+    let created = registry
+        .create(NewMatch {
+            variant_id: "kings-goal".into(),
+            hosting,
+            ..NewMatch::default()
+        })
+        .await
+        .unwrap();
+    let handle = registry.get(&created.match_id).await.unwrap();
+    let mut joined = Vec::new();
+    for name in ["a", "b"] {
+        joined.push(handle.join(None, name.into()).await.unwrap());
+    }
+    (created.match_id, joined)
+}
+
+async fn unloaded_within(registry: &MatchRegistry, match_id: &str, wait: Duration) -> bool {
+    let deadline = tokio::time::Instant::now() + wait;
+    while tokio::time::Instant::now() < deadline {
+        if matches!(registry.entry(match_id).unwrap(), Entry::Unloaded(_)) {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    false
+}
+
+#[tokio::test]
+async fn an_idle_match_leaves_memory_and_comes_back_as_it_was() {
+    let (store, dir) = scratch_store().await;
+    let registry = MatchRegistry::open(
+        GameRegistry::standard(),
+        registry_limits(Duration::from_millis(100)),
+        store,
+        0,
+    )
+    .await
+    .unwrap();
+    let (id, joined) = seated_match(&registry, clock::Hosting::default()).await;
+    let handle = registry.get(&id).await.unwrap();
+    let to_act = handle.summary().turn.unwrap().to_act[0].clone();
+    let token = joined
+        .iter()
+        .find(|j| j.seat == to_act)
+        .unwrap()
+        .seat_token
+        .clone();
+    let submission = Submission {
+        expected_version: handle.summary().version,
+        client_action_id: "first".into(),
+        choice: crate::games::ActionChoice::Index(0),
+    };
+    handle
+        .submit(Some(token.clone()), submission.clone())
+        .await
+        .unwrap();
+    let before = handle.snapshot(Some(token.clone())).await.unwrap();
+    let spectator = handle.snapshot(None).await.unwrap().0;
+    drop(handle);
+
+    assert!(unloaded_within(&registry, &id, Duration::from_secs(5)).await);
+    let listed = registry.list(&MatchFilter::default(), None, 10);
+    assert_eq!(listed.matches[0], spectator, "listed as it was");
+    let handle = registry.get(&id).await.expect("rebuilt from the store");
+    assert_eq!(handle.snapshot(Some(token.clone())).await.unwrap(), before);
+    let again = handle.submit(Some(token), submission).await.unwrap();
+    assert!(again.response.duplicate, "its answers came back too");
+    dir.remove();
+}
+
+#[tokio::test]
+async fn a_watched_match_and_a_running_clock_keep_a_match_in_memory() {
+    let (store, dir) = scratch_store().await;
+    let registry = MatchRegistry::open(
+        GameRegistry::standard(),
+        registry_limits(Duration::from_millis(50)),
+        store,
+        0,
+    )
+    .await
+    .unwrap();
+    let (watched, _) = seated_match(&registry, clock::Hosting::default()).await;
+    let subscription = registry.get(&watched).await.unwrap().watch(None, 0).await;
+    let timed_hosting = clock::Hosting::from_proto(
+        Some(&pb::TimeControl {
+            kind: Some(pb::time_control::Kind::PerMove(pb::PerMoveTime {
+                per_move: Some(prost_types::Duration {
+                    seconds: 3600,
+                    nanos: 0,
+                }),
+                first_move: None,
+            })),
+        }),
+        None,
+        None,
+    )
+    .unwrap();
+    let (timed, _) = seated_match(&registry, timed_hosting).await;
+    assert!(!unloaded_within(&registry, &watched, Duration::from_millis(400)).await);
+    assert!(!unloaded_within(&registry, &timed, Duration::from_millis(10)).await);
+    drop(subscription);
+    assert!(
+        unloaded_within(&registry, &watched, Duration::from_secs(5)).await,
+        "once nobody watches, it goes"
+    );
+    assert!(matches!(registry.entry(&timed).unwrap(), Entry::Live(_)));
     dir.remove();
 }

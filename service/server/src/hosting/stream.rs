@@ -488,6 +488,7 @@ mod tests {
                 commands: 8,
                 live_capacity: 2,
                 expire_unstarted_after: None,
+                unload_idle_after: None,
             },
             store,
             0,
