@@ -19,4 +19,4 @@ pub use pitchmate_games as games;
 
 pub use config::Settings;
 pub use error::ServiceError;
-pub use server::{ServeError, serve};
+pub use server::{Hosted, HttpService, ServeError, ServerBuilder, serve};

@@ -1,5 +1,6 @@
 //! Puts the services together and serves them until told to stop.
 
+use std::convert::Infallible;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
@@ -33,25 +34,156 @@ pub enum ServeError {
     Reflection(#[from] tonic_reflection::server::Error),
 }
 
-/// Opens the store, rebuilds every unfinished match from it, and serves `MatchService`,
-/// `VariantService`, `ServerService`, `grpc.health.v1` and server reflection (v1 and v1alpha) on `listener` until
-/// `shutdown` completes, under the `connections` limits. Then it drains: stops accepting,
-/// closes event streams, sends every connection GOAWAY and lets in-flight calls finish (each
-/// already durable when answered) until `connections.shutdown_timeout_secs`, cuts what is left
-/// and closes the store.
+/// Serves the standard server (see [`ServerBuilder::serve`]) with `settings`.
 pub async fn serve(
     settings: &Settings,
     listener: TcpListener,
     shutdown: impl Future<Output = ()> + Send,
 ) -> Result<(), ServeError> {
+    ServerBuilder::new(settings.clone())
+        .serve(listener, shutdown)
+        .await
+}
+
+/// Every request as the transport hands it over, and the service that answers it.
+pub type HttpService = tower::util::BoxCloneSyncService<
+    tonic::codegen::http::Request<hyper::body::Incoming>,
+    tonic::codegen::http::Response<tonic::body::Body>,
+    Infallible,
+>;
+
+/// What a service added to the server may build on: the matches, the store (and through it
+/// the lifecycle feed), and the signal that the server is stopping.
+pub struct Hosted {
+    pub registry: Arc<MatchRegistry>,
+    pub store: Store,
+    pub stopping: watch::Receiver<bool>,
+}
+
+type AddServices = Box<dyn FnOnce(&mut RoutesBuilder, &Hosted) + Send>;
+type Wrap = Box<dyn FnOnce(HttpService) -> HttpService + Send>;
+
+/// Assembles a server from its games, its store, its own services and whatever an embedder
+/// adds (a league service, a metrics layer) without changing this file:
+///
+/// ```no_run
+/// # async fn run(settings: pitchmate_server::Settings, listener: tokio::net::TcpListener) {
+/// use pitchmate_server::server::ServerBuilder;
+/// ServerBuilder::new(settings)
+///     .add_services(|routes, hosted| {
+///         // routes.add_service(MyLeagueServer::new(MyLeague::new(hosted.store.clone())));
+///         let _ = (routes, hosted);
+///     })
+///     .layer(|service| service) // a tower layer around every call
+///     .serve(listener, std::future::pending())
+///     .await
+///     .unwrap();
+/// # }
+/// ```
+pub struct ServerBuilder {
+    settings: Settings,
+    games: GameRegistry,
+    store: Option<Store>,
+    add_services: Vec<AddServices>,
+    layers: Vec<Wrap>,
+}
+
+impl ServerBuilder {
+    /// The standard games, and the store `settings` name.
+    pub fn new(settings: Settings) -> Self {
+        Self {
+            settings,
+            games: GameRegistry::standard(),
+            store: None,
+            add_services: Vec::new(),
+            layers: Vec::new(),
+        }
+    }
+
+    /// Hosts these games instead of the standard five.
+    pub fn games(mut self, games: GameRegistry) -> Self {
+        self.games = games;
+        self
+    }
+
+    /// Uses this store instead of opening the one the settings name.
+    pub fn store(mut self, store: Store) -> Self {
+        self.store = Some(store);
+        self
+    }
+
+    /// Adds gRPC services beside the server's own, built once the matches are hosted.
+    pub fn add_services(
+        mut self,
+        add: impl FnOnce(&mut RoutesBuilder, &Hosted) + Send + 'static,
+    ) -> Self {
+        self.add_services.push(Box::new(add));
+        self
+    }
+
+    /// Wraps every call in `wrap` (a tower layer, boxed), outside the layers added before.
+    pub fn layer(mut self, wrap: impl FnOnce(HttpService) -> HttpService + Send + 'static) -> Self {
+        self.layers.push(Box::new(wrap));
+        self
+    }
+
+    /// Opens the store, rebuilds every unfinished match from it, and serves `MatchService`,
+    /// `VariantService`, `ServerService`, `grpc.health.v1`, server reflection (v1 and v1alpha)
+    /// and the added services on `listener` until `shutdown` completes, under the
+    /// `connections` limits. Then it drains: stops accepting, closes event streams, sends
+    /// every connection GOAWAY and lets in-flight calls finish (each already durable when
+    /// answered) until `connections.shutdown_timeout_secs`, cuts what is left and closes the
+    /// store.
+    pub async fn serve(
+        self,
+        listener: TcpListener,
+        shutdown: impl Future<Output = ()> + Send,
+    ) -> Result<(), ServeError> {
+        let Self {
+            settings,
+            games,
+            store,
+            add_services,
+            layers,
+        } = self;
+        let settings = &settings;
+        let store = match store {
+            Some(store) => store,
+            None => open_store(settings).await?,
+        };
+        serve_with(
+            settings,
+            games,
+            store,
+            add_services,
+            layers,
+            listener,
+            shutdown,
+        )
+        .await
+    }
+}
+
+async fn open_store(settings: &Settings) -> Result<Store, ServeError> {
     std::fs::create_dir_all(&settings.data_dir).map_err(|source| ServeError::DataDir {
         path: settings.data_dir.display().to_string(),
         source,
     })?;
-    let store = Store::open(&settings.store.url, &settings.data_dir).await?;
+    Ok(Store::open(&settings.store.url, &settings.data_dir).await?)
+}
+
+async fn serve_with(
+    settings: &Settings,
+    games: GameRegistry,
+    store: Store,
+    add_services: Vec<AddServices>,
+    layers: Vec<Wrap>,
+    listener: TcpListener,
+    shutdown: impl Future<Output = ()> + Send,
+) -> Result<(), ServeError> {
     let limits = &settings.limits;
     let registry = MatchRegistry::open(
-        GameRegistry::standard(),
+        games,
         ActorLimits {
             commands: limits.match_commands,
             live_capacity: settings.stream.live_capacity,
@@ -65,6 +197,11 @@ pub async fn serve(
     )
     .await?;
     let (stopping_sender, stopping) = watch::channel(false);
+    let hosted = Hosted {
+        registry: Arc::clone(&registry),
+        store: store.clone(),
+        stopping: stopping.clone(),
+    };
     let match_api = pb::match_service_server::MatchServiceServer::new(MatchApi::new(
         Arc::clone(&registry),
         Duration::from_secs(settings.stream.heartbeat_secs),
@@ -117,7 +254,13 @@ pub async fn serve(
         .add_service(match_api)
         .add_service(variant_api)
         .add_service(server_api);
-    let service = MessageSize::new(routes.routes().prepare());
+    for add in add_services {
+        add(&mut routes, &hosted);
+    }
+    let mut service = HttpService::new(MessageSize::new(routes.routes().prepare()));
+    for wrap in layers {
+        service = wrap(service);
+    }
     transport::serve(
         listener,
         service,
