@@ -26,6 +26,7 @@ pub mod token;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::net::IpAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, RwLock, Weak};
 use std::time::Duration;
 
@@ -142,9 +143,8 @@ fn storage_error(error: StoreError) -> ServiceError {
 }
 
 impl MatchRegistry {
-    /// Loads every stored match: unfinished ones are rebuilt and hosted again, finished ones
-    /// are listed and rebuilt only when asked for. A match whose stored history the rules no
-    /// longer reproduce is logged as an error and kept out of play.
+    /// Lists every stored match from its stored summary and serves at once: unfinished ones
+    /// are rebuilt in the background (see [`bring_back`]), finished ones when asked for.
     /// `open_matches_per_client`: matches one creator may have unfinished at once, 0 for any
     /// number.
     pub async fn open(
@@ -160,34 +160,22 @@ impl MatchRegistry {
             retired,
         };
         let mut index = MatchIndex::default();
-        let (mut resumed, mut finished, mut refused) = (0, 0, 0);
+        let mut unfinished = Vec::new();
         for row in store.matches().await? {
             let summary = Arc::new(
                 durable::summary_from_bytes(&row.summary)
                     .map_err(|e| StoreError::Database(e.to_string()))?,
             );
-            let entry = if is_over(summary.status) {
-                finished += 1;
-                Entry::Unloaded(summary)
-            } else {
-                let stored = store.load(&row.match_id).await?.ok_or_else(|| {
-                    StoreError::Database(format!("match {} vanished while loading", row.match_id))
-                })?;
-                match rebuild(&games, &actors, &stored) {
-                    Ok(handle) => {
-                        resumed += 1;
-                        Entry::Live(handle)
-                    }
-                    Err(detail) => {
-                        refused += 1;
-                        tracing::error!(match_id = %row.match_id, %detail, "stored match kept out of play");
-                        Entry::NotRebuildable { summary, detail }
-                    }
-                }
-            };
-            index.insert(row.match_id, entry);
+            if !is_over(summary.status) {
+                unfinished.push(row.match_id.clone());
+            }
+            index.insert(row.match_id, Entry::Unloaded(summary));
         }
-        tracing::info!(resumed, finished, refused, "stored matches loaded");
+        tracing::info!(
+            stored = index.in_creation_order.len(),
+            unfinished = unfinished.len(),
+            "stored matches listed; unfinished ones come back in the background"
+        );
         let registry = Arc::new(Self {
             games,
             actors,
@@ -200,6 +188,7 @@ impl MatchRegistry {
             retirements,
             registry.store.health(),
         ));
+        tokio::spawn(bring_back(Arc::downgrade(&registry), unfinished));
         Ok(registry)
     }
 
@@ -438,6 +427,69 @@ impl MatchRegistry {
 
 fn is_over(status: i32) -> bool {
     status == pb::MatchStatus::Finished as i32 || status == pb::MatchStatus::Aborted as i32
+}
+
+/// Matches rebuilt at once after a start. Rebuilding is mostly replaying inputs on the CPU, so
+/// more at a time than the machine has cores would only make each wait longer.
+const REBUILDERS: usize = 4;
+
+/// Rebuilds the unfinished matches of an earlier run after the server has started serving, a
+/// few at a time, so their clocks and expiry go on and listings show them as they are; a call
+/// that needs one sooner rebuilds it first. A match the rules no longer reproduce is logged
+/// and kept out of play.
+async fn bring_back(registry: Weak<MatchRegistry>, match_ids: Vec<String>) {
+    if match_ids.is_empty() {
+        return;
+    }
+    let started = tokio::time::Instant::now();
+    let total = match_ids.len();
+    let queue = Arc::new(std::sync::Mutex::new(match_ids));
+    let resumed = Arc::new(AtomicUsize::new(0));
+    let refused = Arc::new(AtomicUsize::new(0));
+    let failed = Arc::new(AtomicUsize::new(0));
+    let mut workers = tokio::task::JoinSet::new();
+    for _ in 0..REBUILDERS {
+        let (registry, queue, resumed, refused, failed) = (
+            registry.clone(),
+            Arc::clone(&queue),
+            Arc::clone(&resumed),
+            Arc::clone(&refused),
+            Arc::clone(&failed),
+        );
+        workers.spawn(async move {
+            loop {
+                let next = queue.lock().unwrap_or_else(|p| p.into_inner()).pop();
+                let (Some(match_id), Some(registry)) = (next, registry.upgrade()) else {
+                    return;
+                };
+                match registry.get(&match_id).await {
+                    Ok(_) => {
+                        resumed.fetch_add(1, Ordering::Relaxed);
+                    }
+                    Err(ServiceError::MatchNotRebuildable { .. }) => {
+                        refused.fetch_add(1, Ordering::Relaxed);
+                    }
+                    // Left unloaded: the next call for it tries again.
+                    Err(error) => {
+                        failed.fetch_add(1, Ordering::Relaxed);
+                        tracing::warn!(%match_id, %error, "match not brought back");
+                    }
+                }
+                // Rebuilding holds a worker for the replay: let calls through in between.
+                tokio::task::yield_now().await;
+            }
+        });
+    }
+    while workers.join_next().await.is_some() {}
+    let [resumed, refused, failed] = [resumed, refused, failed].map(|n| n.load(Ordering::Relaxed));
+    tracing::info!(
+        total,
+        resumed,
+        refused,
+        failed,
+        took_ms = started.elapsed().as_millis() as u64,
+        "unfinished matches brought back"
+    );
 }
 
 /// Follows the registry's actors as long as it exists: unloads those that retire, and rebuilds

@@ -1,5 +1,6 @@
-//! The registry keeps in memory only what is hosted: a match that expired leaves it and is
-//! rebuilt from the store when asked for.
+//! The registry keeps in memory only what is hosted: a match that expired or went idle leaves it
+//! and is rebuilt from the store when asked for; after a restart the unfinished ones come back
+//! on their own.
 
 use std::time::Duration;
 
@@ -173,5 +174,75 @@ async fn a_watched_match_and_a_running_clock_keep_a_match_in_memory() {
         "once nobody watches, it goes"
     );
     assert!(matches!(registry.entry(&timed).unwrap(), Entry::Live(_)));
+    dir.remove();
+}
+
+#[tokio::test]
+async fn a_restart_brings_unfinished_matches_back_without_being_asked() {
+    let (store, dir) = scratch_store().await;
+    let first = MatchRegistry::open(
+        GameRegistry::standard(),
+        ActorLimits {
+            commands: 8,
+            live_capacity: 16,
+            expire_unstarted_after: None,
+            unload_idle_after: None,
+        },
+        store.clone(),
+        0,
+    )
+    .await
+    .unwrap();
+    let mut waiting = Vec::new();
+    for _ in 0..6 {
+        let created = first
+            .create(NewMatch {
+                variant_id: "kings-goal".into(),
+                ..NewMatch::default()
+            })
+            .await
+            .unwrap();
+        waiting.push(created.match_id);
+    }
+    store.close().await.unwrap();
+    drop(first);
+
+    // Nothing calls these matches after the restart: only the background rebuild can start
+    // their expiry, which a listing then shows.
+    let store = Store::open("", &dir.0).await.unwrap();
+    let second = MatchRegistry::open(
+        GameRegistry::standard(),
+        ActorLimits {
+            commands: 8,
+            live_capacity: 16,
+            expire_unstarted_after: Some(Duration::from_millis(50)),
+            unload_idle_after: None,
+        },
+        store.clone(),
+        0,
+    )
+    .await
+    .unwrap();
+    let listed = second.list(&MatchFilter::default(), None, 10);
+    assert_eq!(listed.matches.len(), waiting.len(), "listed from the start");
+    let mut expired = 0;
+    for _ in 0..500 {
+        expired = second
+            .list(&MatchFilter::default(), None, 10)
+            .matches
+            .iter()
+            .filter(|m| m.status() == pb::MatchStatus::Aborted)
+            .count();
+        if expired == waiting.len() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(
+        expired,
+        waiting.len(),
+        "every waiting match came back and expired"
+    );
+    store.close().await.unwrap();
     dir.remove();
 }
