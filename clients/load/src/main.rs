@@ -24,13 +24,19 @@
 //! `connections.rs`): the server's memory per idle connection, and a normal client's `Ping`
 //! round trip while `--connections` silent sockets are open, against the same without them.
 //!
+//! With `--mode startup` it starts the server itself (`--server-bin`), twice, and measures how
+//! soon it answers after a restart with `--stored-matches` unfinished matches stored, against
+//! an empty start (see `startup.rs`).
+//!
 //! Connections: bots share HTTP/2 connections, `--bots-per-connection` to each (calls are
 //! multiplexed as streams), so a thousand matches need twenty connections rather than two
 //! thousand file descriptors, and the server still spreads connections over its threads.
 
 mod connections;
+mod startup;
 
 use std::fs;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -100,6 +106,16 @@ struct Args {
     /// after its handshake timeout).
     #[arg(long, default_value_t = 0)]
     hold_secs: u64,
+    /// With `--mode startup`: the `pitchmate` binary to start (it is started on a data
+    /// directory of the run's own; `--server` is not used).
+    #[arg(long)]
+    server_bin: Option<PathBuf>,
+    /// With `--mode startup`: unfinished matches stored before the restart.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..))]
+    stored_matches: u32,
+    /// With `--mode startup`: random actions played in each stored match (fewer if it ends).
+    #[arg(long, default_value_t = 20)]
+    actions_per_match: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -108,6 +124,8 @@ enum Mode {
     Play,
     /// Memory per idle connection, and Ping round trips with and without silent sockets open.
     Connections,
+    /// How soon a restarted server answers with many unfinished matches stored.
+    Startup,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -173,6 +191,7 @@ async fn main() -> ExitCode {
     let ran = match args.mode {
         Mode::Play => run(&args).await,
         Mode::Connections => connections::run(&args).await,
+        Mode::Startup => startup::run(&args).await,
     };
     match ran {
         Ok(true) => ExitCode::SUCCESS,

@@ -95,6 +95,10 @@ pub enum ServiceError {
     /// The match's actor stopped (its store failed, the server is stopping) or cannot start.
     #[error("the match is not available right now ({0}); retry shortly")]
     Unavailable(String),
+    /// The match's actor retired (idle, expired, or its store failed) before it took the call:
+    /// the call never happened, and the registry sends it once more to the rebuilt match.
+    #[error("the match is not available right now (its actor stopped); retry shortly")]
+    ActorStopped,
     /// A stored match this server's rules cannot rebuild: it is kept out of play rather than
     /// continued on a history it did not have.
     #[error("match `{match_id}` cannot be rebuilt from its stored history: {detail}")]
@@ -252,7 +256,7 @@ impl ServiceError {
             Self::InvalidOption(_) => "INVALID_OPTION",
             Self::InvalidPosition(_) => "INVALID_POSITION",
             Self::InvalidArgument(_) => "INVALID_ARGUMENT",
-            Self::Unavailable(_) => "MATCH_UNAVAILABLE",
+            Self::Unavailable(_) | Self::ActorStopped => "MATCH_UNAVAILABLE",
             Self::MatchNotRebuildable { .. } => "MATCH_NOT_REBUILDABLE",
             Self::StoreUnavailable(_) => "STORE_UNAVAILABLE",
             Self::DrawNotPossible(_) => "DRAW_NOT_POSSIBLE",
@@ -290,7 +294,9 @@ impl ServiceError {
             | Self::InvalidPosition(_)
             | Self::InvalidArgument(_) => Code::InvalidArgument,
             Self::Unauthenticated(_) | Self::InvalidSeatToken(_) => Code::Unauthenticated,
-            Self::Unavailable(_) | Self::StoreUnavailable(_) => Code::Unavailable,
+            Self::Unavailable(_) | Self::ActorStopped | Self::StoreUnavailable(_) => {
+                Code::Unavailable
+            }
             Self::MatchNotRebuildable { .. } => Code::Internal,
             Self::CallTimeout { .. } => Code::DeadlineExceeded,
             Self::WatcherLimit { .. }
@@ -321,7 +327,9 @@ impl ServiceError {
         match self {
             Self::Field { error, .. } => error.retry_after(),
             Self::RateLimited { retry_after, .. } => Some(*retry_after),
-            Self::Unavailable(_) | Self::StoreUnavailable(_) => Some(RETRY_UNAVAILABLE),
+            Self::Unavailable(_) | Self::ActorStopped | Self::StoreUnavailable(_) => {
+                Some(RETRY_UNAVAILABLE)
+            }
             _ => None,
         }
     }

@@ -152,11 +152,12 @@ impl MatchApi {
     ) -> Result<pb::Match, ServiceError> {
         let token = self.acting_token(request.metadata())?;
         self.with_token(client_of(request), &token.clone(), async {
-            let handle = self
-                .registry
-                .get(match_id("match_id", match_id_field)?)
-                .await?;
-            handle.seat_call(token, call).await
+            self.registry
+                .call(match_id("match_id", match_id_field)?, |handle| {
+                    let token = token.clone();
+                    async move { handle.seat_call(token, call).await }
+                })
+                .await
         })
         .await
     }
@@ -304,11 +305,15 @@ impl pb::match_service_server::MatchService for MatchApi {
         let token = bearer_token(request.metadata())?;
         let (summary, view) = self
             .with_token(client_of(&request), &token.clone(), async {
-                let handle = self
-                    .registry
-                    .get(match_id("match_id", &request.get_ref().match_id)?)
-                    .await?;
-                handle.snapshot(token).await
+                self.registry
+                    .call(
+                        match_id("match_id", &request.get_ref().match_id)?,
+                        |handle| {
+                            let token = token.clone();
+                            async move { handle.snapshot(token).await }
+                        },
+                    )
+                    .await
             })
             .await?;
         Ok(Response::new(pb::GetMatchResponse {
@@ -358,14 +363,15 @@ impl pb::match_service_server::MatchService for MatchApi {
         request: Request<pb::JoinMatchRequest>,
     ) -> Result<Response<pb::JoinMatchResponse>, Status> {
         let request = request.into_inner();
-        let handle = self
-            .registry
-            .get(match_id("match_id", &request.match_id)?)
-            .await?;
+        let id = match_id("match_id", &request.match_id)?;
         player_name(&request.player_name)?;
         let seat = Some(request.seat).filter(|s| !s.is_empty());
-        let joined = handle
-            .join(seat, request.player_name)
+        let joined = self
+            .registry
+            .call(id, |handle| {
+                let (seat, name) = (seat.clone(), request.player_name.clone());
+                async move { handle.join(seat, name).await }
+            })
             .await
             .map_err(|error| error.at("seat"))?;
         Ok(Response::new(joined))
@@ -380,11 +386,15 @@ impl pb::match_service_server::MatchService for MatchApi {
         let detail = action_detail("detail", request.get_ref().detail)?;
         let legal = self
             .with_token(client_of(&request), &token.clone(), async {
-                let handle = self
-                    .registry
-                    .get(match_id("match_id", &request.get_ref().match_id)?)
-                    .await?;
-                handle.legal_actions(token, detail).await
+                self.registry
+                    .call(
+                        match_id("match_id", &request.get_ref().match_id)?,
+                        |handle| {
+                            let token = token.clone();
+                            async move { handle.legal_actions(token, detail).await }
+                        },
+                    )
+                    .await
             })
             .await?;
         Ok(Response::new(legal))
@@ -400,10 +410,7 @@ impl pb::match_service_server::MatchService for MatchApi {
         let request = request.into_inner();
         let submitted = self
             .with_token(client, &token.clone(), async {
-                let handle = self
-                    .registry
-                    .get(match_id("match_id", &request.match_id)?)
-                    .await?;
+                let id = match_id("match_id", &request.match_id)?;
                 let choice = chosen(
                     "",
                     request.choice.map(|choice| match choice {
@@ -424,8 +431,11 @@ impl pb::match_service_server::MatchService for MatchApi {
                     client_action_id: request.client_action_id,
                     choice,
                 };
-                handle
-                    .submit(token, submission)
+                self.registry
+                    .call(id, |handle| {
+                        let (token, submission) = (token.clone(), submission.clone());
+                        async move { handle.submit(token, submission).await }
+                    })
                     .await
                     .map_err(|error| error.at(field))
             })
@@ -554,15 +564,18 @@ impl pb::match_service_server::MatchService for MatchApi {
         }
         let (handle, subscription) = self
             .with_token(client, &token.clone(), async {
-                let handle = self
-                    .registry
-                    .get(match_id("match_id", &request.match_id)?)
-                    .await?;
-                let subscription = handle
-                    .watch(token, request.after_seq)
+                self.registry
+                    .call(match_id("match_id", &request.match_id)?, |handle| {
+                        let token = token.clone();
+                        async move {
+                            let subscription = handle
+                                .watch(token, request.after_seq)
+                                .await
+                                .map_err(|error| error.at("after_seq"))?;
+                            Ok((handle, subscription))
+                        }
+                    })
                     .await
-                    .map_err(|error| error.at("after_seq"))?;
-                Ok((handle, subscription))
             })
             .await?;
         let slot = self.stream_slot(&request.match_id, &subscription)?;
@@ -661,15 +674,18 @@ impl pb::match_service_server::MatchService for MatchApi {
         let prompt_detail = action_detail("prompt_detail", open.prompt_detail)?;
         let (handle, subscription) = self
             .with_token(client, &Some(token.clone()), async {
-                let handle = self
-                    .registry
-                    .get(match_id("open.match_id", &open.match_id)?)
-                    .await?;
-                let subscription = handle
-                    .watch(Some(token.clone()), open.after_seq)
+                self.registry
+                    .call(match_id("open.match_id", &open.match_id)?, |handle| {
+                        let token = Some(token.clone());
+                        async move {
+                            let subscription = handle
+                                .watch(token, open.after_seq)
+                                .await
+                                .map_err(|error| error.at("open.after_seq"))?;
+                            Ok((handle, subscription))
+                        }
+                    })
                     .await
-                    .map_err(|error| error.at("open.after_seq"))?;
-                Ok((handle, subscription))
             })
             .await?;
         let slot = self.stream_slot(&open.match_id, &subscription)?;

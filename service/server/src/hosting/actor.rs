@@ -283,13 +283,19 @@ impl MatchHandle {
 
     async fn call<T>(&self, command: impl FnOnce(Reply<T>) -> Command) -> Result<T, ServiceError> {
         let (reply, answer) = oneshot::channel();
+        // Either way the actor never handled the command: it answers every one it takes.
         self.commands
             .send(command(reply))
             .await
-            .map_err(|_| ServiceError::Unavailable("its actor has stopped".to_owned()))?;
-        answer
-            .await
-            .map_err(|_| ServiceError::Unavailable("its actor dropped the request".to_owned()))?
+            .map_err(|_| ServiceError::ActorStopped)?;
+        answer.await.map_err(|_| ServiceError::ActorStopped)?
+    }
+
+    /// Waits until the actor's task has ended, so that nothing it still had in hand is left to
+    /// store: a match is rebuilt from the store only after that.
+    pub async fn finished(&self) {
+        let mut published = self.published.clone();
+        while published.changed().await.is_ok() {}
     }
 
     pub async fn snapshot(
@@ -857,7 +863,7 @@ impl MatchActor {
                 // Stop taking commands before the registry hears of it, so that it never
                 // finds the handle still open.
                 commands.close();
-                if reason == RetireReason::Idle {
+                if matches!(reason, RetireReason::Idle | RetireReason::Expired) {
                     // Calls that came in meanwhile are answered; what they change is stored.
                     while let Ok(command) = commands.try_recv() {
                         if self.handle(command).await.is_err() {

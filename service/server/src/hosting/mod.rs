@@ -276,7 +276,11 @@ impl MatchRegistry {
     pub async fn get(&self, match_id: &str) -> Result<MatchHandle, ServiceError> {
         let summary = match self.entry(match_id)? {
             Entry::Live(handle) if !handle.is_stopped() => return Ok(handle),
-            Entry::Live(handle) => Arc::new(handle.summary()),
+            Entry::Live(handle) => {
+                // A retiring actor may still be storing calls it took before it stopped.
+                handle.finished().await;
+                Arc::new(handle.summary())
+            }
             Entry::Unloaded(summary) => summary,
             Entry::NotRebuildable { detail, .. } => {
                 return Err(ServiceError::MatchNotRebuildable {
@@ -312,6 +316,23 @@ impl MatchRegistry {
                     detail,
                 })
             }
+        }
+    }
+
+    /// Calls the match's actor through `call`. An actor that retired just before the call
+    /// reached it never took it, so the call goes once more, to the match rebuilt from the
+    /// store: a client never sees a match go in and out of memory.
+    pub async fn call<T, Answer>(
+        &self,
+        match_id: &str,
+        mut call: impl FnMut(MatchHandle) -> Answer,
+    ) -> Result<T, ServiceError>
+    where
+        Answer: Future<Output = Result<T, ServiceError>>,
+    {
+        match call(self.get(match_id).await?).await {
+            Err(ServiceError::ActorStopped) => call(self.get(match_id).await?).await,
+            answered => answered,
         }
     }
 

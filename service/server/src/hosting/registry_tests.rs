@@ -246,3 +246,46 @@ async fn a_restart_brings_unfinished_matches_back_without_being_asked() {
     store.close().await.unwrap();
     dir.remove();
 }
+
+#[tokio::test]
+async fn a_call_that_reaches_a_retired_actor_goes_to_the_rebuilt_match() {
+    let (store, dir) = scratch_store().await;
+    let registry = MatchRegistry::open(
+        GameRegistry::standard(),
+        ActorLimits {
+            commands: 8,
+            live_capacity: 16,
+            expire_unstarted_after: Some(Duration::from_millis(100)),
+            unload_idle_after: None,
+        },
+        store,
+        0,
+    )
+    .await
+    .unwrap();
+    let created = registry
+        .create(NewMatch {
+            variant_id: "kings-goal".into(),
+            ..NewMatch::default()
+        })
+        .await
+        .unwrap();
+    let mut attempts = 0;
+    let (summary, _) = registry
+        .call(&created.match_id, |handle| {
+            attempts += 1;
+            let first = attempts == 1;
+            async move {
+                // The first attempt holds the handle until the actor has retired under it.
+                while first && !handle.is_stopped() {
+                    tokio::time::sleep(Duration::from_millis(5)).await;
+                }
+                handle.snapshot(None).await
+            }
+        })
+        .await
+        .expect("answered by the rebuilt match");
+    assert_eq!(attempts, 2, "the stopped actor's refusal was retried once");
+    assert_eq!(summary.status(), pb::MatchStatus::Aborted);
+    dir.remove();
+}
