@@ -12,36 +12,12 @@ use crate::store::tests::scratch_store;
 #[tokio::test]
 async fn an_expired_match_leaves_memory_and_comes_back_from_the_store() {
     let (store, dir) = scratch_store().await;
-    let registry = MatchRegistry::open(
-        GameRegistry::standard(),
-        ActorLimits {
-            commands: 8,
-            live_capacity: 16,
-            expire_unstarted_after: Some(Duration::from_millis(50)),
-            unload_idle_after: None,
-        },
-        store,
-        0,
-    )
-    .await
-    .unwrap();
-    let created = registry
-        .create(NewMatch {
-            variant_id: "kings-goal".into(),
-            ..NewMatch::default()
-        })
-        .await
-        .unwrap();
-    let id = created.match_id;
-    let mut unloaded = false;
-    for _ in 0..200 {
-        if matches!(registry.entry(&id).unwrap(), Entry::Unloaded(_)) {
-            unloaded = true;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    assert!(unloaded, "the expired match's actor left memory");
+    let registry = open_registry(store, Some(Duration::from_millis(50)), None).await;
+    let id = waiting_match(&registry).await;
+    assert!(
+        unloaded_within(&registry, &id, Duration::from_secs(5)).await,
+        "the expired match's actor left memory"
+    );
     let listed = registry.list(&MatchFilter::default(), None, 10);
     assert_eq!(listed.matches[0].status(), pb::MatchStatus::Aborted);
     assert_eq!(
@@ -55,13 +31,34 @@ async fn an_expired_match_leaves_memory_and_comes_back_from_the_store() {
     dir.remove();
 }
 
-fn registry_limits(unload_idle_after: Duration) -> ActorLimits {
-    ActorLimits {
+/// A registry over `store` whose unstarted matches expire and idle ones unload after the given
+/// times (never when `None`).
+async fn open_registry(
+    store: Store,
+    expire_unstarted_after: Option<Duration>,
+    unload_idle_after: Option<Duration>,
+) -> Arc<MatchRegistry> {
+    let limits = ActorLimits {
         commands: 8,
         live_capacity: 16,
-        expire_unstarted_after: None,
-        unload_idle_after: Some(unload_idle_after),
-    }
+        expire_unstarted_after,
+        unload_idle_after,
+    };
+    MatchRegistry::open(GameRegistry::standard(), limits, store, 0)
+        .await
+        .unwrap()
+}
+
+/// A King's Goal match nobody has joined.
+async fn waiting_match(registry: &MatchRegistry) -> String {
+    registry
+        .create(NewMatch {
+            variant_id: "kings-goal".into(),
+            ..NewMatch::default()
+        })
+        .await
+        .unwrap()
+        .match_id
 }
 
 async fn seated_match(
@@ -98,14 +95,7 @@ async fn unloaded_within(registry: &MatchRegistry, match_id: &str, wait: Duratio
 #[tokio::test]
 async fn an_idle_match_leaves_memory_and_comes_back_as_it_was() {
     let (store, dir) = scratch_store().await;
-    let registry = MatchRegistry::open(
-        GameRegistry::standard(),
-        registry_limits(Duration::from_millis(100)),
-        store,
-        0,
-    )
-    .await
-    .unwrap();
+    let registry = open_registry(store, None, Some(Duration::from_millis(100))).await;
     let (id, joined) = seated_match(&registry, clock::Hosting::default()).await;
     let handle = registry.get(&id).await.unwrap();
     let to_act = handle.summary().turn.unwrap().to_act[0].clone();
@@ -141,14 +131,7 @@ async fn an_idle_match_leaves_memory_and_comes_back_as_it_was() {
 #[tokio::test]
 async fn a_watched_match_and_a_running_clock_keep_a_match_in_memory() {
     let (store, dir) = scratch_store().await;
-    let registry = MatchRegistry::open(
-        GameRegistry::standard(),
-        registry_limits(Duration::from_millis(50)),
-        store,
-        0,
-    )
-    .await
-    .unwrap();
+    let registry = open_registry(store, None, Some(Duration::from_millis(50))).await;
     let (watched, _) = seated_match(&registry, clock::Hosting::default()).await;
     let subscription = registry.get(&watched).await.unwrap().watch(None, 0).await;
     let timed_hosting = clock::Hosting::from_proto(
@@ -180,29 +163,10 @@ async fn a_watched_match_and_a_running_clock_keep_a_match_in_memory() {
 #[tokio::test]
 async fn a_restart_brings_unfinished_matches_back_without_being_asked() {
     let (store, dir) = scratch_store().await;
-    let first = MatchRegistry::open(
-        GameRegistry::standard(),
-        ActorLimits {
-            commands: 8,
-            live_capacity: 16,
-            expire_unstarted_after: None,
-            unload_idle_after: None,
-        },
-        store.clone(),
-        0,
-    )
-    .await
-    .unwrap();
+    let first = open_registry(store.clone(), None, None).await;
     let mut waiting = Vec::new();
     for _ in 0..6 {
-        let created = first
-            .create(NewMatch {
-                variant_id: "kings-goal".into(),
-                ..NewMatch::default()
-            })
-            .await
-            .unwrap();
-        waiting.push(created.match_id);
+        waiting.push(waiting_match(&first).await);
     }
     store.close().await.unwrap();
     drop(first);
@@ -210,19 +174,7 @@ async fn a_restart_brings_unfinished_matches_back_without_being_asked() {
     // Nothing calls these matches after the restart: only the background rebuild can start
     // their expiry, which a listing then shows.
     let store = Store::open("", &dir.0).await.unwrap();
-    let second = MatchRegistry::open(
-        GameRegistry::standard(),
-        ActorLimits {
-            commands: 8,
-            live_capacity: 16,
-            expire_unstarted_after: Some(Duration::from_millis(50)),
-            unload_idle_after: None,
-        },
-        store.clone(),
-        0,
-    )
-    .await
-    .unwrap();
+    let second = open_registry(store.clone(), Some(Duration::from_millis(50)), None).await;
     let listed = second.list(&MatchFilter::default(), None, 10);
     assert_eq!(listed.matches.len(), waiting.len(), "listed from the start");
     let mut expired = 0;
@@ -250,29 +202,11 @@ async fn a_restart_brings_unfinished_matches_back_without_being_asked() {
 #[tokio::test]
 async fn a_call_that_reaches_a_retired_actor_goes_to_the_rebuilt_match() {
     let (store, dir) = scratch_store().await;
-    let registry = MatchRegistry::open(
-        GameRegistry::standard(),
-        ActorLimits {
-            commands: 8,
-            live_capacity: 16,
-            expire_unstarted_after: Some(Duration::from_millis(100)),
-            unload_idle_after: None,
-        },
-        store,
-        0,
-    )
-    .await
-    .unwrap();
-    let created = registry
-        .create(NewMatch {
-            variant_id: "kings-goal".into(),
-            ..NewMatch::default()
-        })
-        .await
-        .unwrap();
+    let registry = open_registry(store, Some(Duration::from_millis(100)), None).await;
+    let id = waiting_match(&registry).await;
     let mut attempts = 0;
     let (summary, _) = registry
-        .call(&created.match_id, |handle| {
+        .call(&id, |handle| {
             attempts += 1;
             let first = attempts == 1;
             async move {
