@@ -23,7 +23,7 @@ use crate::hosting::slots::{Slot, Slots};
 use crate::hosting::stream::{
     EventStream, PlayStream, Player, PlayerAction, StreamStart, play, watch_events,
 };
-use crate::hosting::{MatchFilter, MatchRegistry, NewMatch, SeatCall, Submission};
+use crate::hosting::{MatchFilter, MatchHandle, MatchRegistry, NewMatch, SeatCall, Submission};
 
 /// The longest player name accepted, in characters.
 const MAX_PLAYER_NAME: usize = 64;
@@ -141,6 +141,32 @@ impl MatchApi {
             heartbeat: self.heartbeat,
             stopping: self.stopping.clone(),
         }
+    }
+
+    /// Subscribes to a match's events after a seq, as the token's seat or as a spectator; the
+    /// fields are named as the request names them, for its errors.
+    async fn subscribe(
+        &self,
+        client: IpAddr,
+        token: Option<String>,
+        (id_field, id): (&str, &str),
+        (seq_field, after_seq): (&str, u64),
+    ) -> Result<(MatchHandle, Subscription), ServiceError> {
+        self.with_token(client, &token.clone(), async {
+            self.registry
+                .call(match_id(id_field, id)?, |handle| {
+                    let token = token.clone();
+                    async move {
+                        let subscription = handle
+                            .watch(token, after_seq)
+                            .await
+                            .map_err(|error| error.at(seq_field))?;
+                        Ok((handle, subscription))
+                    }
+                })
+                .await
+        })
+        .await
     }
 
     /// Resigns, offers or accepts a draw, aborts or claims victory for the token's seat.
@@ -563,20 +589,12 @@ impl pb::match_service_server::MatchService for MatchApi {
             .into());
         }
         let (handle, subscription) = self
-            .with_token(client, &token.clone(), async {
-                self.registry
-                    .call(match_id("match_id", &request.match_id)?, |handle| {
-                        let token = token.clone();
-                        async move {
-                            let subscription = handle
-                                .watch(token, request.after_seq)
-                                .await
-                                .map_err(|error| error.at("after_seq"))?;
-                            Ok((handle, subscription))
-                        }
-                    })
-                    .await
-            })
+            .subscribe(
+                client,
+                token,
+                ("match_id", &request.match_id),
+                ("after_seq", request.after_seq),
+            )
             .await?;
         let slot = self.stream_slot(&request.match_id, &subscription)?;
         Ok(Response::new(watch_events(
@@ -673,20 +691,12 @@ impl pb::match_service_server::MatchService for MatchApi {
         };
         let prompt_detail = action_detail("prompt_detail", open.prompt_detail)?;
         let (handle, subscription) = self
-            .with_token(client, &Some(token.clone()), async {
-                self.registry
-                    .call(match_id("open.match_id", &open.match_id)?, |handle| {
-                        let token = Some(token.clone());
-                        async move {
-                            let subscription = handle
-                                .watch(token, open.after_seq)
-                                .await
-                                .map_err(|error| error.at("open.after_seq"))?;
-                            Ok((handle, subscription))
-                        }
-                    })
-                    .await
-            })
+            .subscribe(
+                client,
+                Some(token.clone()),
+                ("open.match_id", &open.match_id),
+                ("open.after_seq", open.after_seq),
+            )
             .await?;
         let slot = self.stream_slot(&open.match_id, &subscription)?;
         let action_rate = Arc::clone(&self.action_rate);
