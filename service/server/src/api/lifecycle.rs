@@ -2,7 +2,6 @@
 
 use pitchmate_proto::v1 as pb;
 
-use crate::hosting::chance::SeedSource;
 use crate::hosting::feed::FeedItem;
 use crate::hosting::lifecycle::{EndReason, LifecycleEntry, LifecycleKind, SeatHolder};
 
@@ -19,11 +18,7 @@ fn entry_to_proto(entry: LifecycleEntry) -> pb::LifecycleEvent {
     use pb::lifecycle_event::Kind;
     let kind = match entry.kind {
         LifecycleKind::Created { seed_source } => Kind::Created(pb::LifecycleCreated {
-            seed_source: match seed_source {
-                SeedSource::Server => pb::SeedSource::Server,
-                SeedSource::Client => pb::SeedSource::Client,
-                SeedSource::Unrecorded => pb::SeedSource::Unspecified,
-            } as i32,
+            seed_source: seed_source.to_proto() as i32,
         }),
         LifecycleKind::SeatTaken { seat, player_name } => {
             Kind::SeatTaken(pb::LifecycleSeatTaken { seat, player_name })

@@ -22,6 +22,16 @@ pub enum SeedSource {
     Unrecorded,
 }
 
+impl SeedSource {
+    pub fn to_proto(self) -> pb::SeedSource {
+        match self {
+            Self::Server => pb::SeedSource::Server,
+            Self::Client => pb::SeedSource::Client,
+            Self::Unrecorded => pb::SeedSource::Unspecified,
+        }
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct MatchChance {
     pub seed: Seed,
@@ -64,14 +74,9 @@ impl MatchChance {
             (Seed::ChaCha20(_), None) => (pb::ChanceGenerator::Chacha20, Vec::new()),
             (Seed::SplitMix64(_), _) => (pb::ChanceGenerator::Splitmix64, Vec::new()),
         };
-        let source = match self.source {
-            SeedSource::Server => pb::SeedSource::Server,
-            SeedSource::Client => pb::SeedSource::Client,
-            SeedSource::Unrecorded => pb::SeedSource::Unspecified,
-        };
         pb::Chance {
             generator: generator as i32,
-            seed_source: source as i32,
+            seed_source: self.source.to_proto() as i32,
             commitment,
             seed: if revealed {
                 self.seed.to_bytes()

@@ -95,11 +95,7 @@ pub fn setup_to_bytes(setup: &MatchSetup, rules_version: &str) -> Vec<u8> {
         abandon_after: setup.hosting.abandon_after_proto(),
         chacha20_seed,
         salt: chance.salt.map(|salt| salt.to_vec()).unwrap_or_default(),
-        seed_source: match chance.source {
-            SeedSource::Server => pb::SeedSource::Server,
-            SeedSource::Client => pb::SeedSource::Client,
-            SeedSource::Unrecorded => pb::SeedSource::Unspecified,
-        } as i32,
+        seed_source: chance.source.to_proto() as i32,
     }
     .encode_to_vec()
 }
