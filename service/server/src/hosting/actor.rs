@@ -543,17 +543,9 @@ struct Mark {
 }
 
 /// Sleeps until `at`; without one, forever.
-async fn sleep_until_instant(at: Option<tokio::time::Instant>) {
+async fn sleep_until(at: Option<tokio::time::Instant>) {
     match at {
         Some(at) => tokio::time::sleep_until(at).await,
-        None => std::future::pending().await,
-    }
-}
-
-/// Sleeps until `at`; without a moment, forever.
-async fn sleep_until(at: Option<SystemTime>) {
-    match at {
-        Some(at) => tokio::time::sleep_until(clock::instant_at(at)).await,
         None => std::future::pending().await,
     }
 }
@@ -815,7 +807,7 @@ impl MatchActor {
                 // A moment that passed while the actor was busy comes before any command that
                 // arrived meanwhile: a late action is refused, not accepted.
                 biased;
-                () = sleep_until(due.map(|(at, _)| at)), if writable && due.is_some() => {
+                () = sleep_until(due.map(|(at, _)| clock::instant_at(at))), if writable && due.is_some() => {
                     match due {
                         Some((_, Due::TimeOut(seat))) => self.time_out(seat).await.map(|()| None),
                         // An expired match is over and nobody took all its seats: it has no
@@ -834,7 +826,7 @@ impl MatchActor {
                     }
                     None => break,
                 },
-                () = sleep_until_instant(idle_at), if idle_at.is_some() => {
+                () = sleep_until(idle_at), if idle_at.is_some() => {
                     // Every open stream holds a receiver of the live events.
                     if self.live.receiver_count() == 0 {
                         Ok(Some(RetireReason::Idle))

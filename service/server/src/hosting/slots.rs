@@ -43,14 +43,10 @@ impl<K: Hash + Eq + Clone> Slots<K> {
     /// A slot of `key`, or `None` when all of its slots are taken.
     pub fn claim(&self, key: &K) -> Option<Slot<K>> {
         let mut taken = lock(&self.taken);
-        let count = taken.entry(key.clone()).or_default();
-        if self.limit != 0 && *count >= self.limit {
-            if *count == 0 {
-                taken.remove(key);
-            }
+        if self.limit != 0 && taken.get(key).is_some_and(|&count| count >= self.limit) {
             return None;
         }
-        *count += 1;
+        *taken.entry(key.clone()).or_default() += 1;
         Some(Slot {
             key: key.clone(),
             taken: Arc::clone(&self.taken),
