@@ -538,11 +538,7 @@ async fn write_loop(
                 tracing::error!("{cause}");
                 health.send_replace(StoreHealth::Unwritable(cause));
                 match recover(&backend, &mut requests, &health, &feed).await {
-                    Recovery::Writable => {
-                        tracing::info!("the store writes again");
-                        health.send_replace(StoreHealth::Writable);
-                        continue;
-                    }
+                    Recovery::Writable => continue,
                     Recovery::Closing(done) => Request::Close(done),
                     Recovery::Abandoned => return,
                 }
@@ -574,12 +570,12 @@ async fn write_loop(
                 .flat_map(|write| write.lifecycle_mut().iter().cloned())
                 .collect();
             let result = backend.commit(batch).await;
-            if result.is_ok() {
-                feed.publish(committed);
-            }
-            if let Err(error) = &result {
-                tracing::error!(%error, writes = waiting.len(), "a batch of writes failed");
-                health.send_replace(StoreHealth::Unwritable(error.to_string()));
+            match &result {
+                Ok(()) => feed.publish(committed),
+                Err(error) => {
+                    tracing::error!(%error, writes = waiting.len(), "a batch of writes failed");
+                    health.send_replace(StoreHealth::Unwritable(error.to_string()));
+                }
             }
             for done in waiting {
                 // A caller that went away needs no answer.
@@ -592,10 +588,7 @@ async fn write_loop(
                 }
             } else if closing.is_none() {
                 match recover(&backend, &mut requests, &health, &feed).await {
-                    Recovery::Writable => {
-                        tracing::info!("the store writes again");
-                        health.send_replace(StoreHealth::Writable);
-                    }
+                    Recovery::Writable => {}
                     Recovery::Closing(done) => closing = Some(done),
                     Recovery::Abandoned => return,
                 }
@@ -618,9 +611,9 @@ enum Recovery {
     Abandoned,
 }
 
-/// Probes the database with a doubling backoff until it takes writes again, answering every
-/// write that arrives meanwhile with [`StoreError::Unwritable`] (they were sent before their
-/// callers could see the store fail).
+/// Probes the database with a doubling backoff until it takes writes again, then turns the
+/// store writable; answers every write that arrives meanwhile with [`StoreError::Unwritable`]
+/// (they were sent before their callers could see the store fail).
 async fn recover(
     backend: &Backend,
     requests: &mut mpsc::Receiver<Request>,
@@ -651,7 +644,11 @@ async fn recover(
             feed.catch_up(backend).await
         };
         match probed.await {
-            Ok(()) => return Recovery::Writable,
+            Ok(()) => {
+                tracing::info!("the store writes again");
+                health.send_replace(StoreHealth::Writable);
+                return Recovery::Writable;
+            }
             Err(error) => {
                 tracing::warn!(%error, retry_in = ?backoff, "the store still cannot write");
                 health.send_replace(StoreHealth::Unwritable(error.to_string()));

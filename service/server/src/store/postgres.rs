@@ -240,12 +240,14 @@ async fn within<T>(
 ) -> Result<T, StoreError> {
     tokio::time::timeout(OPERATION_TIMEOUT, operation)
         .await
-        .unwrap_or_else(|_| {
-            Err(StoreError::Database(format!(
-                "postgresql: no answer within {} s",
-                OPERATION_TIMEOUT.as_secs()
-            )))
-        })
+        .unwrap_or_else(|_| Err(timed_out()))
+}
+
+fn timed_out() -> StoreError {
+    StoreError::Database(format!(
+        "postgresql: no answer within {} s",
+        OPERATION_TIMEOUT.as_secs()
+    ))
 }
 
 /// The connection reads share, connected again when it breaks.
@@ -334,10 +336,7 @@ impl Reader {
             {
                 state.client = None;
             }
-            Err(StoreError::Database(format!(
-                "postgresql: no answer within {} s",
-                OPERATION_TIMEOUT.as_secs()
-            )))
+            Err(timed_out())
         })
     }
 }
@@ -536,29 +535,27 @@ impl PostgresStore {
     /// Connects the writer again if it broke, and asks the database for an answer.
     pub async fn probe(&self) -> Result<(), StoreError> {
         let mut slot = self.writer.lock().await;
-        if slot.as_ref().is_none_or(|writer| writer.client.is_closed()) {
-            *slot = None;
-            let client = connect(&self.config, Some(Arc::clone(&self.writer_ended))).await?;
-            let statements = within(Statements::prepare(&client)).await?;
-            tracing::info!("postgresql writer connected again");
-            *slot = Some(Writer {
-                client,
-                statements,
-                tails: HashMap::new(),
-            });
-        }
-        let Some(writer) = slot.as_ref() else {
-            unreachable!("connected above");
+        // Until the probe has an answer, the writer is not known to work.
+        let writer = match slot.take().filter(|writer| !writer.client.is_closed()) {
+            Some(writer) => writer,
+            None => {
+                let client = connect(&self.config, Some(Arc::clone(&self.writer_ended))).await?;
+                let statements = within(Statements::prepare(&client)).await?;
+                tracing::info!("postgresql writer connected again");
+                Writer {
+                    client,
+                    statements,
+                    tails: HashMap::new(),
+                }
+            }
         };
-        let answered = within(async {
+        within(async {
             writer.client.simple_query("SELECT 1").await?;
             Ok(())
         })
-        .await;
-        if answered.is_err() {
-            *slot = None;
-        }
-        answered
+        .await?;
+        *slot = Some(writer);
+        Ok(())
     }
 
     pub async fn lifecycle_after(
