@@ -152,17 +152,33 @@ impl MatchApi {
         (id_field, id): (&str, &str),
         (seq_field, after_seq): (&str, u64),
     ) -> Result<(MatchHandle, Subscription), ServiceError> {
-        self.with_token(client, &token.clone(), async {
+        self.call_match(client, &token, (id_field, id), |handle, token| async move {
+            let subscription = handle
+                .watch(token, after_seq)
+                .await
+                .map_err(|error| error.at(seq_field))?;
+            Ok((handle, subscription))
+        })
+        .await
+    }
+
+    /// Calls match `id` (named by request field `id_field`) for the holder of `token`: through
+    /// the wrong-token throttle and the registry's call, which reaches the match wherever it is;
+    /// `call` gets its own copy of the token each time it runs.
+    async fn call_match<T, Answer>(
+        &self,
+        client: IpAddr,
+        token: &Option<String>,
+        (id_field, id): (&str, &str),
+        mut call: impl FnMut(MatchHandle, Option<String>) -> Answer,
+    ) -> Result<T, ServiceError>
+    where
+        Answer: Future<Output = Result<T, ServiceError>>,
+    {
+        self.with_token(client, token, async {
             self.registry
                 .call(match_id(id_field, id)?, |handle| {
-                    let token = token.clone();
-                    async move {
-                        let subscription = handle
-                            .watch(token, after_seq)
-                            .await
-                            .map_err(|error| error.at(seq_field))?;
-                        Ok((handle, subscription))
-                    }
+                    call(handle, token.clone())
                 })
                 .await
         })
@@ -173,18 +189,16 @@ impl MatchApi {
     async fn seat_call<T>(
         &self,
         request: &Request<T>,
-        match_id_field: &str,
+        id: &str,
         call: SeatCall,
     ) -> Result<pb::Match, ServiceError> {
         let token = self.acting_token(request.metadata())?;
-        self.with_token(client_of(request), &token.clone(), async {
-            self.registry
-                .call(match_id("match_id", match_id_field)?, |handle| {
-                    let token = token.clone();
-                    async move { handle.seat_call(token, call).await }
-                })
-                .await
-        })
+        self.call_match(
+            client_of(request),
+            &token,
+            ("match_id", id),
+            |handle, token| async move { handle.seat_call(token, call).await },
+        )
         .await
     }
 }
@@ -330,17 +344,12 @@ impl pb::match_service_server::MatchService for MatchApi {
     ) -> Result<Response<pb::GetMatchResponse>, Status> {
         let token = bearer_token(request.metadata())?;
         let (summary, view) = self
-            .with_token(client_of(&request), &token.clone(), async {
-                self.registry
-                    .call(
-                        match_id("match_id", &request.get_ref().match_id)?,
-                        |handle| {
-                            let token = token.clone();
-                            async move { handle.snapshot(token).await }
-                        },
-                    )
-                    .await
-            })
+            .call_match(
+                client_of(&request),
+                &token,
+                ("match_id", &request.get_ref().match_id),
+                |handle, token| async move { handle.snapshot(token).await },
+            )
             .await?;
         Ok(Response::new(pb::GetMatchResponse {
             r#match: Some(summary),
@@ -411,17 +420,12 @@ impl pb::match_service_server::MatchService for MatchApi {
         let token = bearer_token(request.metadata())?;
         let detail = action_detail("detail", request.get_ref().detail)?;
         let legal = self
-            .with_token(client_of(&request), &token.clone(), async {
-                self.registry
-                    .call(
-                        match_id("match_id", &request.get_ref().match_id)?,
-                        |handle| {
-                            let token = token.clone();
-                            async move { handle.legal_actions(token, detail).await }
-                        },
-                    )
-                    .await
-            })
+            .call_match(
+                client_of(&request),
+                &token,
+                ("match_id", &request.get_ref().match_id),
+                |handle, token| async move { handle.legal_actions(token, detail).await },
+            )
             .await?;
         Ok(Response::new(legal))
     }
@@ -435,7 +439,7 @@ impl pb::match_service_server::MatchService for MatchApi {
         let client = client_of(&request);
         let request = request.into_inner();
         let submitted = self
-            .with_token(client, &token.clone(), async {
+            .with_token(client, &token, async {
                 let id = match_id("match_id", &request.match_id)?;
                 let choice = chosen(
                     "",
