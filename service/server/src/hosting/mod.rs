@@ -26,7 +26,6 @@ pub mod token;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::net::IpAddr;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, RwLock, Weak};
 use std::time::Duration;
 
@@ -450,9 +449,19 @@ fn is_over(status: i32) -> bool {
     status == pb::MatchStatus::Finished as i32 || status == pb::MatchStatus::Aborted as i32
 }
 
-/// Matches rebuilt at once after a start. Rebuilding is mostly replaying inputs on the CPU, so
-/// more at a time than the machine has cores would only make each wait longer.
+/// Matches rebuilt at once after a start. Rebuilding is mostly replaying inputs on the
+/// runtime's threads, so a few at a time keep the cores busy; more would crowd out calls.
 const REBUILDERS: usize = 4;
+
+/// How the matches one rebuilder brought back fared.
+#[derive(Default)]
+struct Tally {
+    resumed: usize,
+    /// The rules no longer reproduce them: kept out of play.
+    refused: usize,
+    /// Left unloaded (the store could not read them, say): the next call tries again.
+    failed: usize,
+}
 
 /// Rebuilds the unfinished matches of an earlier run after the server has started serving, a
 /// few at a time, so their clocks and expiry go on and listings show them as they are; a call
@@ -465,34 +474,21 @@ async fn bring_back(registry: Weak<MatchRegistry>, match_ids: Vec<String>) {
     let started = tokio::time::Instant::now();
     let total = match_ids.len();
     let queue = Arc::new(std::sync::Mutex::new(match_ids));
-    let resumed = Arc::new(AtomicUsize::new(0));
-    let refused = Arc::new(AtomicUsize::new(0));
-    let failed = Arc::new(AtomicUsize::new(0));
     let mut workers = tokio::task::JoinSet::new();
     for _ in 0..REBUILDERS {
-        let (registry, queue, resumed, refused, failed) = (
-            registry.clone(),
-            Arc::clone(&queue),
-            Arc::clone(&resumed),
-            Arc::clone(&refused),
-            Arc::clone(&failed),
-        );
+        let (registry, queue) = (registry.clone(), Arc::clone(&queue));
         workers.spawn(async move {
+            let mut tally = Tally::default();
             loop {
                 let next = queue.lock().unwrap_or_else(|p| p.into_inner()).pop();
                 let (Some(match_id), Some(registry)) = (next, registry.upgrade()) else {
-                    return;
+                    return tally;
                 };
                 match registry.get(&match_id).await {
-                    Ok(_) => {
-                        resumed.fetch_add(1, Ordering::Relaxed);
-                    }
-                    Err(ServiceError::MatchNotRebuildable { .. }) => {
-                        refused.fetch_add(1, Ordering::Relaxed);
-                    }
-                    // Left unloaded: the next call for it tries again.
+                    Ok(_) => tally.resumed += 1,
+                    Err(ServiceError::MatchNotRebuildable { .. }) => tally.refused += 1,
                     Err(error) => {
-                        failed.fetch_add(1, Ordering::Relaxed);
+                        tally.failed += 1;
                         tracing::warn!(%match_id, %error, "match not brought back");
                     }
                 }
@@ -501,13 +497,19 @@ async fn bring_back(registry: Weak<MatchRegistry>, match_ids: Vec<String>) {
             }
         });
     }
-    while workers.join_next().await.is_some() {}
-    let [resumed, refused, failed] = [resumed, refused, failed].map(|n| n.load(Ordering::Relaxed));
+    let mut all = Tally::default();
+    while let Some(joined) = workers.join_next().await {
+        // A rebuilder that panicked has logged it; the others carry on.
+        let Ok(tally) = joined else { continue };
+        all.resumed += tally.resumed;
+        all.refused += tally.refused;
+        all.failed += tally.failed;
+    }
     tracing::info!(
         total,
-        resumed,
-        refused,
-        failed,
+        resumed = all.resumed,
+        refused = all.refused,
+        failed = all.failed,
         took_ms = started.elapsed().as_millis() as u64,
         "unfinished matches brought back"
     );
