@@ -246,10 +246,9 @@ fn assert_complete(variant: &str, seen: &Seen) {
         "{variant}: no playout produced the events {missing:?}"
     );
     assert_eq!(
-        seen.details.len(),
-        1,
-        "{variant}: one details case: {:?}",
-        seen.details
+        seen.details,
+        BTreeSet::from([variant.replace('-', "_")]),
+        "{variant}: its own details case, and only that"
     );
 }
 

@@ -170,8 +170,18 @@ async fn sigterm_with_cooperative_clients_exits_without_waiting_for_the_deadline
 
     assert!(server.terminate().await.success());
     // Both streams were ended by the server rather than cut.
-    while let Ok(Some(_)) = watching.message().await {}
-    while let Ok(Some(_)) = playing.message().await {}
+    while watching
+        .message()
+        .await
+        .expect("ended by the server, not cut")
+        .is_some()
+    {}
+    while playing
+        .message()
+        .await
+        .expect("ended by the server, not cut")
+        .is_some()
+    {}
     std::fs::remove_dir_all(&data_dir).expect("remove the data directory");
 }
 

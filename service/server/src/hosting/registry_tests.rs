@@ -211,8 +211,8 @@ async fn a_call_that_reaches_a_retired_actor_goes_to_the_rebuilt_match() {
             let first = attempts == 1;
             async move {
                 // The first attempt holds the handle until the actor has retired under it.
-                while first && !handle.is_stopped() {
-                    tokio::time::sleep(Duration::from_millis(5)).await;
+                if first {
+                    handle.finished().await;
                 }
                 handle.snapshot(None).await
             }
