@@ -4,13 +4,11 @@
 
 mod common;
 
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::*;
 use pitchmate_proto::v1 as pb;
 use tonic::Code;
-use tonic::transport::Channel;
 
 fn create_request() -> pb::CreateMatchRequest {
     pb::CreateMatchRequest {
@@ -190,76 +188,17 @@ async fn a_match_not_started_in_time_expires_with_an_event() {
     server.stop().await;
 }
 
-/// The `pitchmate` binary on a loopback port of its own, killed when dropped.
-struct ServerProcess {
-    child: Child,
-    address: std::net::SocketAddr,
-}
-
-impl ServerProcess {
-    async fn start(data_dir: &std::path::Path, environment: &[(&str, &str)]) -> Self {
-        let address = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free port");
-        let child = Command::new(env!("CARGO_BIN_EXE_pitchmate"))
-            .arg("--listen")
-            .arg(address.to_string())
-            .arg("--data-dir")
-            .arg(data_dir)
-            .args(["--log-filter", "error"])
-            .envs(environment.iter().copied())
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("start the server");
-        let server = Self { child, address };
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while server.channel_from("127.0.0.1").await.is_none() {
-            assert!(Instant::now() < deadline, "the server never answered");
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-        server
-    }
-
-    async fn channel_from(&self, local: &str) -> Option<Channel> {
-        tonic::transport::Endpoint::from_shared(format!("http://{}", self.address))
-            .ok()?
-            .local_address(Some(local.parse().ok()?))
-            .connect()
-            .await
-            .ok()
-    }
-
-    /// Resident memory, from /proc.
-    fn resident_bytes(&self) -> u64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
-            .expect("read /proc");
-        let kib: u64 = status
-            .lines()
-            .find_map(|line| line.strip_prefix("VmRSS:"))
-            .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
-            .expect("VmRSS");
-        kib * 1024
-    }
-}
-
-impl Drop for ServerProcess {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// With the default limits, one client creating matches as fast as 32 concurrent callers can
 /// for five seconds gets the burst and the rate, nothing more; the server's resident memory
 /// grows by far less than what the flood would have cost unchecked (about 30 KiB a match at
 /// over a thousand matches a second); and another client creates and plays a match meanwhile.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_creation_flood_stays_within_its_budget_while_others_are_served() {
-    let data_dir = std::env::temp_dir().join(format!("pitchmate-flood-{}", uuid::Uuid::new_v4()));
-    let server = ServerProcess::start(&data_dir, &[]).await;
+    let data_dir = process::scratch_dir();
+    let address = process::free_address();
+    let server = process::ServerProcess::start(address, &data_dir).await;
     let before = server.resident_bytes();
-    let flood = server.channel_from("127.0.0.1").await.expect("connect");
+    let flood = channel_from(address, "127.0.0.1").await;
     let deadline = Instant::now() + Duration::from_secs(5);
     let floods: Vec<_> = (0..32)
         .map(|_| {
@@ -277,7 +216,7 @@ async fn a_creation_flood_stays_within_its_budget_while_others_are_served() {
         })
         .collect();
 
-    let mut other = MatchServiceClient::new(server.channel_from("127.0.0.2").await.unwrap());
+    let mut other = MatchServiceClient::new(channel_from(address, "127.0.0.2").await);
     let seated = seated(&mut other).await;
     let played = play_many(&mut other, &seated, 20, 1).await;
     assert_eq!(played, 20, "the other client plays on through the flood");

@@ -30,6 +30,17 @@ pub struct TestServer {
     task: JoinHandle<Result<(), pitchmate_server::ServeError>>,
 }
 
+/// A connection to `address` from `local`, a loopback address other than 127.0.0.1 (Linux
+/// answers the whole 127.0.0.0/8): to the server's per-client limits, another client.
+pub async fn channel_from(address: SocketAddr, local: &str) -> Channel {
+    Endpoint::from_shared(format!("http://{address}"))
+        .expect("endpoint")
+        .local_address(Some(local.parse().expect("an IP address")))
+        .connect()
+        .await
+        .expect("connect")
+}
+
 /// Settings for a test server: defaults, with a fresh data directory.
 pub fn test_settings() -> Settings {
     let data_dir = std::env::temp_dir().join(format!("pitchmate-test-{}", uuid::Uuid::new_v4()));
@@ -80,13 +91,7 @@ impl TestServer {
     /// A client whose connection comes from `local`, a loopback address other than 127.0.0.1
     /// (Linux answers the whole 127.0.0.0/8): to the server's per-client limits, another client.
     pub async fn matches_from(&self, local: &str) -> MatchServiceClient<Channel> {
-        let channel = self
-            .endpoint()
-            .local_address(Some(local.parse().expect("an IP address")))
-            .connect()
-            .await
-            .expect("connect");
-        MatchServiceClient::new(channel)
+        MatchServiceClient::new(channel_from(self.address, local).await)
     }
 
     pub async fn variants(&self) -> VariantServiceClient<Channel> {

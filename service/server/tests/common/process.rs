@@ -78,6 +78,22 @@ impl ServerProcess {
         }
     }
 
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Resident memory, from /proc.
+    pub fn resident_bytes(&self) -> u64 {
+        let status =
+            std::fs::read_to_string(format!("/proc/{}/status", self.id())).expect("read /proc");
+        let kib: u64 = status
+            .lines()
+            .find_map(|line| line.strip_prefix("VmRSS:"))
+            .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+            .expect("VmRSS");
+        kib * 1024
+    }
+
     /// SIGKILL: no chance to flush, close or answer anything.
     pub fn kill(mut self) {
         self.child.kill().expect("SIGKILL");
