@@ -7,10 +7,10 @@ use pitchmate_proto::v1 as pb;
 use pitchmate_rules::{Seat, Seed, Visibility};
 use prost::Message;
 
-use super::actor::{Answered, Input, MatchSetup};
 use super::chance::{MatchChance, SeedSource};
 use super::clock::Hosting;
 use super::log::{LoggedEvent, NewEvent};
+use super::referee::{Answered, Input, MatchSetup};
 use super::token::TokenHash;
 use crate::games::{option_from_proto, option_to_proto};
 use crate::store::{AnswerRow, EventRow, InputKind, InputRow};

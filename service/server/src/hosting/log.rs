@@ -102,7 +102,7 @@ impl LoggedEvent {
 
     /// Equal in what replaying the same inputs must reproduce: everything but the time it
     /// happened, whether it was hidden (matches stored before hidden steps existed say not) and
-    /// the rules version a match was created under (see `actor::restore`).
+    /// the rules version a match was created under (see `Referee::rebuild`).
     pub fn same_as(&self, other: &LoggedEvent) -> bool {
         let kind = |event: &LoggedEvent| match &event.kind {
             pb::match_event::Kind::MatchCreated(created) => {
@@ -138,6 +138,21 @@ pub struct NewEvent {
     pub owner_name: String,
     pub hidden_step: bool,
     pub kind: pb::match_event::Kind,
+}
+
+impl From<&LoggedEvent> for NewEvent {
+    /// The event as the log was given it: what restoring a log takes back.
+    fn from(event: &LoggedEvent) -> Self {
+        NewEvent {
+            seq: event.seq,
+            version: event.version,
+            time: event.time,
+            visibility: event.visibility,
+            owner_name: event.owner_name.clone(),
+            hidden_step: event.hidden_step,
+            kind: event.kind.clone(),
+        }
+    }
 }
 
 /// The ordered, gap-free log of one match.

@@ -1,7 +1,7 @@
-//! Match hosting: an actor per match ([`actor`]), its event log ([`log`]), seat tokens
-//! ([`token`]), its secret seed ([`chance`]), event streams ([`stream`]), the translation to
-//! stored rows ([`durable`]), counted places ([`slots`]) and the registry that finds matches by
-//! id.
+//! Match hosting: a referee per match ([`referee`]) inside its actor ([`actor`]), its event
+//! log ([`log`]), seat tokens ([`token`]), its secret seed ([`chance`]), event streams
+//! ([`stream`]), the translation to stored rows ([`durable`]), counted places ([`slots`]) and
+//! the registry that finds matches by id.
 //!
 //! A match is in memory while its actor hosts it. An actor that stops by itself (its commit
 //! failed, or it expired) retires: the registry keeps only its summary for listings and
@@ -13,11 +13,12 @@ pub mod actor;
 pub mod chance;
 pub mod clock;
 pub mod durable;
-#[cfg(test)]
-mod ending_tests;
 pub mod feed;
 pub mod lifecycle;
 pub mod log;
+pub mod referee;
+#[cfg(test)]
+mod referee_tests;
 #[cfg(test)]
 mod registry_tests;
 pub mod slots;
@@ -32,11 +33,9 @@ use std::time::Duration;
 use pitchmate_proto::v1 as pb;
 use tokio::sync::{mpsc, watch};
 
-pub use actor::{
-    ActorContext, ActorLimits, MatchHandle, MatchSetup, RetireReason, Retirement, SeatCall,
-    Submission,
-};
+pub use actor::{ActorContext, ActorLimits, MatchHandle, RetireReason, Retirement};
 pub use chance::MatchChance;
+pub use referee::{MatchSetup, SeatCall, Submission};
 
 use crate::error::ServiceError;
 use crate::games::{GameRegistry, option_from_proto};

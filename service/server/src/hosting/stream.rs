@@ -35,8 +35,9 @@ use tokio_stream::{Stream, StreamExt};
 
 use pitchmate_rules::{Seat, Viewer};
 
-use super::actor::{MatchHandle, PresenceGuard, Submission, Subscription};
+use super::actor::{MatchHandle, PresenceGuard, Subscription};
 use super::log::LoggedEvent;
+use super::referee::Submission;
 use super::slots::Slot;
 use crate::error::ServiceError;
 

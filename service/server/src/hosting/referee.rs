@@ -1,0 +1,1128 @@
+//! The referee: one match's rules of hosting, synchronous and deterministic. It owns the game,
+//! the seats, the version, the clocks, the draw offer and the endings; it takes an input and the
+//! time it happens, and either records what follows in the match's log or refuses it without
+//! changing anything. It knows nothing of tasks, channels or the store: the actor (see `actor`)
+//! feeds it, stores what it recorded and publishes it.
+//!
+//! Versions: a match starts at version 0 and every accepted action adds one; a resignation also
+//! adds one, because it changes the state a pending action was chosen against.
+//!
+//! A submission is checked in this order, stopping at the first failure: a retry of an answered
+//! `client_action_id` (answered again, `duplicate = true`); the match is active
+//! (MATCH_NOT_ACTIVE); `expected_version` is current (STALE_VERSION); it is the seat's turn
+//! (NOT_YOUR_TURN); the action is readable and legal (INVALID_ARGUMENT for a bad index or typed
+//! action, MALFORMED_NOTATION, ILLEGAL_ACTION). The seat token is checked before, by
+//! [`Referee::authenticate`].
+//!
+//! Ending a match besides the rules: a seat may resign, offer a draw (in variants that can end
+//! drawn; the offer stands until the opponent accepts it or plays an action), accept the
+//! opponent's offer, abort before any action was played, or claim victory once its opponent
+//! has been away for the match's `abandon_after` (how long it was away is the caller's to say:
+//! it follows connections). Each of these is an input and an event, so replays reproduce them.
+//! Endings add one to the version, like a resignation; a draw offer does not, because it leaves
+//! the state an action is chosen against unchanged.
+//!
+//! Clocks: with a time control, a seat's clock runs while it is among the seats to act. When it
+//! runs out ([`Referee::next_due`]), the timeout policy applies: the seat forfeits, or the
+//! referee plays the game's default actions for it until its turn is over (logged as inputs
+//! marked as played for a timeout, so replays reproduce them), forfeiting at the configured
+//! count of consecutive timeouts. The time an input is given is the time of its events; a
+//! rebuilt match replays each input at its stored events' time, so its clocks are the ones it
+//! had, never fresh ones.
+//!
+//! Expiry: a match whose seats are not all taken `expire_unstarted_after` its creation is
+//! aborted (an input and a `match_ended` event with reason EXPIRED, like any ending).
+
+use std::collections::{BTreeMap, HashMap};
+use std::time::{Duration, SystemTime};
+
+use pitchmate_proto::v1 as pb;
+use pitchmate_rules::{OptionValue, Outcome, Seat, Turn, VariantInfo, Viewer, Visibility};
+
+use super::chance::MatchChance;
+use super::clock::{Clocks, Hosting, TimeoutPolicy};
+use super::lifecycle::{EndReason, Ending, LifecycleEntry, LifecycleKind, SeatHolder};
+use super::log::{EventLog, NewEvent};
+use super::token::TokenHash;
+use crate::error::ServiceError;
+use crate::games::{ActionChoice, HostedGame, option_to_proto, turn_to_proto};
+
+/// What a match was created with: with [`Input`]s replayed in order, everything needed to
+/// rebuild it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchSetup {
+    pub match_id: String,
+    pub variant_id: String,
+    /// Every option in effect, defaults included.
+    pub options: BTreeMap<String, OptionValue>,
+    pub chance: MatchChance,
+    pub start_position: Option<String>,
+    pub create_time: SystemTime,
+    pub hosting: Hosting,
+}
+
+/// An accepted input, in the order accepted.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Input {
+    /// The token's hash lets a rebuilt match still admit the seat's player.
+    Joined {
+        seat: Seat,
+        player_name: String,
+        token_hash: TokenHash,
+    },
+    /// The action in canonical typed form; `for_timeout` when the server played it for a seat
+    /// that ran out of time.
+    Acted {
+        seat: Seat,
+        action: pb::Action,
+        for_timeout: bool,
+    },
+    Resigned {
+        seat: Seat,
+    },
+    /// The seat's time ran out; the server's default actions for it follow unless it forfeited.
+    TimedOut {
+        seat: Seat,
+        forfeited: bool,
+    },
+    OfferedDraw {
+        seat: Seat,
+    },
+    AcceptedDraw {
+        seat: Seat,
+    },
+    Aborted {
+        seat: Seat,
+    },
+    ClaimedVictory {
+        seat: Seat,
+    },
+    /// Not every seat was taken in time; the match was aborted.
+    Expired,
+}
+
+/// The calls by which a seat ends a match, or offers to, besides playing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeatCall {
+    Resign,
+    OfferDraw,
+    AcceptDraw,
+    Abort,
+    ClaimVictory,
+}
+
+/// An action request as the referee checks it.
+#[derive(Clone, Debug)]
+pub struct Submission {
+    pub expected_version: u64,
+    /// Empty: no idempotency.
+    pub client_action_id: String,
+    pub choice: ActionChoice,
+}
+
+/// What an accepted submission with a client action id was answered: its events stay in the
+/// log, so a retry is answered from there and a match keeps a few numbers per action rather than
+/// every response.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Answered {
+    /// The seat's version after the action.
+    pub version: u64,
+    /// The answer's events are the `events` after this seq of the whole log.
+    pub after_seq: u64,
+    pub events: usize,
+}
+
+/// An accepted submission: the response, and where the whole log stands after it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Submitted {
+    pub response: pb::SubmitActionResponse,
+    pub last_seq: u64,
+}
+
+/// Something due at a moment, besides the inputs callers bring.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Due {
+    /// A seat's clock runs out.
+    TimeOut(Seat),
+    Expiry,
+}
+
+/// Where a match stood before an input, to tell what the input added.
+#[derive(Clone, Copy, Debug)]
+pub struct Mark {
+    pub seq: u64,
+    pub inputs: usize,
+    pub status: pb::MatchStatus,
+}
+
+struct SeatState {
+    name: &'static str,
+    player_name: String,
+    token: Option<TokenHash>,
+}
+
+pub struct Referee {
+    setup: MatchSetup,
+    game: Box<dyn HostedGame>,
+    seats: Vec<SeatState>,
+    status: pb::MatchStatus,
+    version: u64,
+    result: Option<pb::MatchResult>,
+    log: EventLog,
+    inputs: Vec<Input>,
+    /// `(seat, client_action_id)` -> the first answer.
+    answered: HashMap<(Seat, String), Answered>,
+    /// The turn last announced with a TurnStarted event.
+    announced: Option<Turn>,
+    clocks: Clocks,
+    /// Per seat: timeouts since its last own action.
+    consecutive_timeouts: Vec<u32>,
+    /// The seat whose draw offer stands.
+    draw_offer: Option<Seat>,
+    /// When the input being handled happens: the time of every event it records and of every
+    /// clock reading it makes.
+    moment: SystemTime,
+    /// When the match expires unless it has started.
+    expires_at: Option<SystemTime>,
+    /// Lifecycle entries recorded since they were last taken.
+    lifecycle: Vec<LifecycleEntry>,
+}
+
+impl Referee {
+    /// A new match: records its creation and the game's opening events at its creation time.
+    pub fn new(
+        setup: MatchSetup,
+        game: Box<dyn HostedGame>,
+        expire_unstarted_after: Option<Duration>,
+    ) -> Self {
+        let seats = game
+            .info()
+            .seats
+            .iter()
+            .map(|name| SeatState {
+                name,
+                player_name: String::new(),
+                token: None,
+            })
+            .collect();
+        let seat_count = game.info().seats.len();
+        let mut referee = Referee {
+            clocks: Clocks::new(setup.hosting.time_control, seat_count),
+            consecutive_timeouts: vec![0; seat_count],
+            draw_offer: None,
+            moment: setup.create_time,
+            expires_at: expire_unstarted_after.map(|after| setup.create_time + after),
+            setup,
+            game,
+            seats,
+            status: pb::MatchStatus::Waiting,
+            version: 0,
+            result: None,
+            log: EventLog::default(),
+            inputs: Vec::new(),
+            answered: HashMap::new(),
+            announced: None,
+            lifecycle: Vec::new(),
+        };
+        referee.record_lifecycle(LifecycleKind::Created {
+            seed_source: referee.setup.chance.source,
+        });
+        referee.record(
+            Visibility::Public,
+            pb::match_event::Kind::MatchCreated(pb::MatchCreated {
+                variant_id: referee.setup.variant_id.clone(),
+                rules_version: referee.game.info().rules_version.to_owned(),
+                chance: referee.setup.chance.announcement(),
+            }),
+        );
+        for (event, visibility) in referee.game.opening_events() {
+            referee.record(visibility, pb::match_event::Kind::GameEvent(event));
+        }
+        referee
+    }
+
+    /// Feeds a rebuilt match the inputs it had accepted, in order; `times` are the stored
+    /// events' times by seq - 1, so each input replays at the moment it first happened. What
+    /// an input checked when it was accepted (tokens, versions, presence) is not checked again.
+    fn replay(&mut self, inputs: Vec<Input>, times: &[SystemTime]) -> Result<(), ServiceError> {
+        for input in inputs {
+            // Every input records at least one event; its stored time is the input's moment.
+            if let Some(time) = times.get(self.log.last_seq() as usize) {
+                self.moment = *time;
+            }
+            match input {
+                Input::Joined {
+                    seat,
+                    player_name,
+                    token_hash,
+                } => self.take_seat(seat, token_hash, player_name),
+                Input::Acted {
+                    seat,
+                    action,
+                    for_timeout,
+                } => {
+                    self.require_active()?;
+                    self.act(seat, &ActionChoice::Typed(action), for_timeout)?;
+                }
+                Input::TimedOut { seat, forfeited } => {
+                    self.require_active()?;
+                    self.record_timeout(seat, forfeited);
+                }
+                Input::Aborted { seat } => {
+                    self.require_abortable()?;
+                    self.apply_call(seat, SeatCall::Abort);
+                }
+                Input::Resigned { seat } => self.replay_call(seat, SeatCall::Resign)?,
+                Input::OfferedDraw { seat } => self.replay_call(seat, SeatCall::OfferDraw)?,
+                Input::AcceptedDraw { seat } => self.replay_call(seat, SeatCall::AcceptDraw)?,
+                Input::ClaimedVictory { seat } => self.replay_call(seat, SeatCall::ClaimVictory)?,
+                Input::Expired => {
+                    if self.status != pb::MatchStatus::Waiting {
+                        return Err(ServiceError::MatchNotActive {
+                            status: "started",
+                            hint: "only a match still waiting for its seats expires",
+                        });
+                    }
+                    self.expire();
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn replay_call(&mut self, seat: Seat, call: SeatCall) -> Result<(), ServiceError> {
+        self.require_active()?;
+        self.apply_call(seat, call);
+        Ok(())
+    }
+
+    /// Rebuilds a stored match: replays its inputs against a fresh game, each at its stored
+    /// events' time, and checks that this reproduces the stored events. A difference means the
+    /// rules changed under the match: it is refused rather than continued on a history it did
+    /// not have. The stored log is kept (original times, and the rules version the match was
+    /// created under), with the steps the rules now tell are hidden marked so (matches stored
+    /// before hidden steps existed have none marked), and so are the stored answers to retries.
+    pub fn rebuild(
+        setup: MatchSetup,
+        game: Box<dyn HostedGame>,
+        expire_unstarted_after: Option<Duration>,
+        inputs: Vec<Input>,
+        events: Vec<NewEvent>,
+        answered: impl IntoIterator<Item = ((Seat, String), Answered)>,
+    ) -> Result<Self, String> {
+        let mut referee = Self::new(setup, game, expire_unstarted_after);
+        let times: Vec<SystemTime> = events.iter().map(|e| e.time).collect();
+        referee
+            .replay(inputs, &times)
+            .map_err(|e| format!("replaying the stored inputs failed: {e}"))?;
+        let rebuilt = referee.log.after(0);
+        let stored_log = EventLog::restore(events.clone())?;
+        let stored = stored_log.after(0);
+        if let Some(index) = (0..rebuilt.len().max(stored.len())).find(
+            |&i| !matches!((rebuilt.get(i), stored.get(i)), (Some(a), Some(b)) if a.same_as(b)),
+        ) {
+            return Err(format!(
+                "replaying gives {} events where {} are stored, differing from seq {}: the rules \
+                 no longer reproduce this match",
+                rebuilt.len(),
+                stored.len(),
+                index + 1
+            ));
+        }
+        let hidden: Vec<bool> = rebuilt.iter().map(|e| e.hidden_step).collect();
+        referee.log = EventLog::restore(
+            events
+                .into_iter()
+                .zip(hidden)
+                .map(|(event, hidden_step)| NewEvent {
+                    hidden_step,
+                    ..event
+                })
+                .collect(),
+        )?;
+        referee.answered.extend(answered);
+        // Replaying recorded them again; the store has them from when they happened.
+        referee.lifecycle.clear();
+        Ok(referee)
+    }
+
+    pub fn setup(&self) -> &MatchSetup {
+        &self.setup
+    }
+
+    pub fn info(&self) -> &VariantInfo {
+        self.game.info()
+    }
+
+    pub fn log(&self) -> &EventLog {
+        &self.log
+    }
+
+    pub fn status(&self) -> pb::MatchStatus {
+        self.status
+    }
+
+    pub fn inputs(&self) -> &[Input] {
+        &self.inputs
+    }
+
+    pub fn is_over(&self) -> bool {
+        matches!(
+            self.status,
+            pb::MatchStatus::Finished | pb::MatchStatus::Aborted
+        )
+    }
+
+    pub fn seat_name(&self, seat: Seat) -> &'static str {
+        self.seats[seat.index()].name
+    }
+
+    fn seat_names(&self) -> Vec<&'static str> {
+        self.seats.iter().map(|s| s.name).collect()
+    }
+
+    /// Where the match stands, to tell later what an input added.
+    pub fn mark(&self) -> Mark {
+        Mark {
+            seq: self.log.last_seq(),
+            inputs: self.inputs.len(),
+            status: self.status,
+        }
+    }
+
+    /// The lifecycle entries recorded since they were last taken.
+    pub fn take_lifecycle(&mut self) -> Vec<LifecycleEntry> {
+        std::mem::take(&mut self.lifecycle)
+    }
+
+    /// The seat a presented token belongs to; every seat is compared so timing says nothing.
+    pub fn seat_of(&self, token: &str) -> Result<Seat, ServiceError> {
+        let mut found = None;
+        for (index, seat) in self.seats.iter().enumerate() {
+            if seat.token.as_ref().is_some_and(|t| t.matches(token)) {
+                found = Some(Seat(index as u8));
+            }
+        }
+        found.ok_or_else(|| ServiceError::InvalidSeatToken(self.setup.match_id.clone()))
+    }
+
+    /// For calls that act: a token is required.
+    pub fn authenticate(&self, token: Option<&str>) -> Result<Seat, ServiceError> {
+        let token = token.ok_or_else(|| {
+            ServiceError::Unauthenticated(
+                "acting needs the seat token JoinMatch returned, sent as `authorization: Bearer \
+                 <token>`"
+                    .to_owned(),
+            )
+        })?;
+        self.seat_of(token)
+    }
+
+    /// For calls that look: no token is a spectator, a wrong one is an error.
+    pub fn viewer(&self, token: Option<&str>) -> Result<Viewer, ServiceError> {
+        token.map_or(Ok(Viewer::Spectator), |t| self.seat_of(t).map(Viewer::Seat))
+    }
+
+    fn require_active(&self) -> Result<(), ServiceError> {
+        match self.status {
+            pb::MatchStatus::Active => Ok(()),
+            pb::MatchStatus::Waiting => Err(ServiceError::MatchNotActive {
+                status: "waiting",
+                hint: "play starts once every seat is taken",
+            }),
+            _ => Err(ServiceError::MatchNotActive {
+                status: "over",
+                hint: "no more actions are accepted; GetMatch shows the result",
+            }),
+        }
+    }
+
+    /// Abort is for a match nobody has played in yet, waiting or active.
+    fn require_abortable(&self) -> Result<(), ServiceError> {
+        if self.status == pb::MatchStatus::Active || self.status == pb::MatchStatus::Waiting {
+            let acted = self
+                .inputs
+                .iter()
+                .any(|input| matches!(input, Input::Acted { .. } | Input::TimedOut { .. }));
+            if acted {
+                return Err(ServiceError::AbortTooLate);
+            }
+            return Ok(());
+        }
+        self.require_active()
+    }
+
+    /// The turn as clients see it: nobody is to act unless the match is active.
+    fn public_turn(&self) -> pb::TurnInfo {
+        let mut turn = turn_to_proto(self.game.turn(), &self.seat_names());
+        if self.status != pb::MatchStatus::Active {
+            turn.to_act.clear();
+            turn.actions_left = None;
+            turn.may_end_turn = false;
+        }
+        turn
+    }
+
+    pub fn view(&self, viewer: Viewer) -> pb::MatchView {
+        let mut view = self.game.view(viewer, self.log.version_for(viewer));
+        view.turn = Some(self.public_turn());
+        view
+    }
+
+    /// The whole summary everyone may see.
+    pub fn to_proto(&self) -> pb::Match {
+        let mut summary = pb::Match {
+            match_id: self.setup.match_id.clone(),
+            variant_id: self.setup.variant_id.clone(),
+            rules_version: self.game.info().rules_version.to_owned(),
+            options: self
+                .setup
+                .options
+                .iter()
+                .map(|(name, value)| (name.clone(), option_to_proto(value)))
+                .collect(),
+            chance: Some(self.setup.chance.to_proto(false)),
+            seats: self
+                .seats
+                .iter()
+                .map(|seat| pb::SeatInfo {
+                    seat: seat.name.to_owned(),
+                    ..pb::SeatInfo::default()
+                })
+                .collect(),
+            create_time: Some(self.setup.create_time.into()),
+            start_position: self.setup.start_position.clone().unwrap_or_default(),
+            time_control: Some(self.setup.hosting.time_control_proto()),
+            timeout_policy: Some(self.setup.hosting.timeout_policy_proto()),
+            abandon_after: self.setup.hosting.abandon_after_proto(),
+            ..pb::Match::default()
+        };
+        self.refresh(&mut summary);
+        summary
+    }
+
+    /// The summary as `viewer` sees it: numbered in its own count of events and versions.
+    pub fn summary_for(&self, viewer: Viewer) -> pb::Match {
+        pb::Match {
+            version: self.log.version_for(viewer),
+            last_seq: self.log.last_seq_for(viewer),
+            ..self.to_proto()
+        }
+    }
+
+    /// Brings a summary made by [`Referee::to_proto`] up to date: the fields an input can
+    /// change. The rest is fixed when the match is created, so publishing after every action
+    /// rewrites a few fields instead of building the whole summary anew.
+    pub fn refresh(&self, summary: &mut pb::Match) {
+        summary.status = self.status as i32;
+        for (shown, seat) in summary.seats.iter_mut().zip(&self.seats) {
+            shown.occupied = seat.token.is_some();
+            shown.player_name.clone_from(&seat.player_name);
+        }
+        summary.version = self.log.version_for(Viewer::Spectator);
+        summary.last_seq = self.log.last_seq_for(Viewer::Spectator);
+        summary.turn = Some(self.public_turn());
+        summary.result.clone_from(&self.result);
+        if self.is_over() && summary.chance.as_ref().is_some_and(|c| c.seed.is_empty()) {
+            summary.chance = Some(self.setup.chance.to_proto(true));
+        }
+        summary.draw_offered_by.clear();
+        if let Some(seat) = self.draw_offer {
+            summary
+                .draw_offered_by
+                .push_str(self.seats[seat.index()].name);
+        }
+    }
+
+    /// Each seat's version, counting its hidden steps.
+    pub fn seat_versions(&self) -> Vec<u64> {
+        (0..self.seats.len())
+            .map(|index| self.log.version_for(Viewer::Seat(Seat(index as u8))))
+            .collect()
+    }
+
+    /// Appends to the log.
+    fn record(&mut self, visibility: Visibility, kind: pb::match_event::Kind) {
+        self.record_in_step(visibility, false, kind);
+    }
+
+    /// Appends an event of a step that is hidden (only its seat may see it) or not.
+    fn record_in_step(
+        &mut self,
+        visibility: Visibility,
+        hidden: bool,
+        kind: pb::match_event::Kind,
+    ) {
+        let seats = self.seat_names();
+        self.log
+            .append(self.moment, self.version, visibility, hidden, &seats, kind);
+    }
+
+    /// Seats a player on the named seat, or on the first free one; the last seat taken starts
+    /// the match.
+    pub fn join(
+        &mut self,
+        seat: Option<String>,
+        player_name: String,
+        token_hash: TokenHash,
+        now: SystemTime,
+    ) -> Result<Seat, ServiceError> {
+        if self.status == pb::MatchStatus::Aborted {
+            return Err(ServiceError::MatchNotActive {
+                status: "aborted",
+                hint: "its seats can no longer be taken; create a new match",
+            });
+        }
+        let index = match seat {
+            Some(name) => {
+                let index = self
+                    .seats
+                    .iter()
+                    .position(|s| s.name == name)
+                    .ok_or_else(|| ServiceError::UnknownSeat {
+                        seat: name.clone(),
+                        seats: self.seat_names().join(", "),
+                    })?;
+                if self.seats[index].token.is_some() {
+                    return Err(ServiceError::SeatTaken(name));
+                }
+                index
+            }
+            None => self
+                .seats
+                .iter()
+                .position(|s| s.token.is_none())
+                .ok_or(ServiceError::NoFreeSeat)?,
+        };
+        self.moment = now;
+        let seat = Seat(index as u8);
+        self.take_seat(seat, token_hash, player_name);
+        Ok(seat)
+    }
+
+    fn take_seat(&mut self, seat: Seat, token_hash: TokenHash, player_name: String) {
+        let state = &mut self.seats[seat.index()];
+        state.token = Some(token_hash);
+        state.player_name = player_name.clone();
+        let seat_name = state.name;
+        self.inputs.push(Input::Joined {
+            seat,
+            player_name: player_name.clone(),
+            token_hash,
+        });
+        self.record(
+            Visibility::Public,
+            pb::match_event::Kind::SeatJoined(pb::SeatJoined {
+                seat: seat_name.to_owned(),
+                player_name,
+            }),
+        );
+        tracing::info!(seat = seat_name, "seat taken");
+        self.record_lifecycle(LifecycleKind::SeatTaken {
+            seat: seat_name.to_owned(),
+            player_name: self.seats[seat.index()].player_name.clone(),
+        });
+        if self.seats.iter().all(|s| s.token.is_some()) {
+            self.status = pb::MatchStatus::Active;
+            self.record_lifecycle(LifecycleKind::Started {
+                seats: self.seat_holders(),
+            });
+            self.record(
+                Visibility::Public,
+                pb::match_event::Kind::MatchStarted(pb::MatchStarted {}),
+            );
+            tracing::info!("match started");
+            self.after_change();
+        }
+    }
+
+    pub fn legal_actions(
+        &self,
+        viewer: Viewer,
+        detail: pb::ActionDetail,
+    ) -> pb::GetLegalActionsResponse {
+        let actions = match viewer {
+            Viewer::Seat(seat) if self.status == pb::MatchStatus::Active => {
+                self.game.legal_actions(seat, detail)
+            }
+            _ => Vec::new(),
+        };
+        pb::GetLegalActionsResponse {
+            version: self.log.version_for(viewer),
+            turn: Some(self.public_turn()),
+            actions,
+            view: Some(self.view(viewer)),
+        }
+    }
+
+    /// What `seat` needs to act, when it is to act and the newest event is `after_seq`.
+    pub fn your_turn(
+        &self,
+        seat: Seat,
+        after_seq: u64,
+        detail: pb::ActionDetail,
+    ) -> Option<pb::YourTurn> {
+        let due = self.status == pb::MatchStatus::Active
+            && self.log.last_seq() == after_seq
+            && self.game.turn().is_to_act(seat);
+        if !due {
+            return None;
+        }
+        let actions = self.game.legal_actions_once(seat, detail);
+        (!actions.is_empty()).then(|| pb::YourTurn {
+            version: self.log.version_for(Viewer::Seat(seat)),
+            turn: Some(self.public_turn()),
+            actions,
+        })
+    }
+
+    /// The first answer to a submission of `seat` with this client action id, answered again.
+    pub fn answered_before(&self, seat: Seat, client_action_id: &str) -> Option<Submitted> {
+        if client_action_id.is_empty() {
+            return None;
+        }
+        let first = self.answered.get(&(seat, client_action_id.to_owned()))?;
+        let events = self.log.after(first.after_seq);
+        let events = &events[..first.events.min(events.len())];
+        let viewer = Viewer::Seat(seat);
+        Some(Submitted {
+            response: pb::SubmitActionResponse {
+                version: first.version,
+                events: events.iter().filter_map(|e| e.view_for(viewer)).collect(),
+                duplicate: true,
+            },
+            last_seq: first.after_seq + events.len() as u64,
+        })
+    }
+
+    /// Plays a submission of an authenticated seat that is not a retry (see
+    /// [`Referee::answered_before`]); returns the answer to keep when it has a client action id.
+    pub fn submit(
+        &mut self,
+        seat: Seat,
+        submission: Submission,
+        now: SystemTime,
+    ) -> Result<(Submitted, Option<Answered>), ServiceError> {
+        let viewer = Viewer::Seat(seat);
+        self.require_active()?;
+        let current = self.log.version_for(viewer);
+        if submission.expected_version != current {
+            return Err(ServiceError::StaleVersion {
+                expected: submission.expected_version,
+                current,
+            });
+        }
+        self.moment = now;
+        let before = self.log.last_seq();
+        self.act(seat, &submission.choice, false)?;
+        let events = self.log.after(before);
+        let answer = pb::SubmitActionResponse {
+            version: self.log.version_for(viewer),
+            events: events.iter().filter_map(|e| e.view_for(viewer)).collect(),
+            duplicate: false,
+        };
+        let answered = Answered {
+            version: answer.version,
+            after_seq: before,
+            events: events.len(),
+        };
+        let submitted = Submitted {
+            response: answer,
+            last_seq: self.log.last_seq(),
+        };
+        if submission.client_action_id.is_empty() {
+            return Ok((submitted, None));
+        }
+        self.answered
+            .insert((seat, submission.client_action_id), answered);
+        Ok((submitted, Some(answered)))
+    }
+
+    /// Plays an action whose seat and preconditions were checked; on error nothing changed.
+    /// `for_timeout`: the server plays it for a seat that ran out of time.
+    fn act(
+        &mut self,
+        seat: Seat,
+        choice: &ActionChoice,
+        for_timeout: bool,
+    ) -> Result<(), ServiceError> {
+        let played = self.game.play(seat, choice)?;
+        // A hidden choice (drafting a roster or orders in secret) shows nobody else anything:
+        // the action and its events are the seat's own, the match goes on as it was. Such a
+        // step counts in the seat's numbering only (see `log`).
+        let own = Visibility::Seat(seat);
+        let hidden = played.action_visibility == own
+            && played
+                .events
+                .iter()
+                .all(|(_, visibility)| *visibility == own)
+            && self.game.outcome().is_none()
+            && !self.turn_is_new();
+        if !for_timeout {
+            self.consecutive_timeouts[seat.index()] = 0;
+        }
+        if !hidden && self.draw_offer == Some(seat.opponent()) {
+            // Playing on declines the opponent's offer; a hidden choice must not say that the
+            // seat acted, so only what everyone sees declines it.
+            self.draw_offer = None;
+        }
+        tracing::debug!(seat = self.seat_name(seat), notation = %played.notation, "action taken");
+        self.version += 1;
+        self.record_in_step(
+            played.action_visibility,
+            hidden,
+            pb::match_event::Kind::ActionTaken(pb::ActionTaken {
+                seat: self.seat_name(seat).to_owned(),
+                action: Some(played.action.clone()),
+                notation: played.notation,
+            }),
+        );
+        for (event, visibility) in played.events {
+            self.record_in_step(visibility, hidden, pb::match_event::Kind::GameEvent(event));
+        }
+        self.inputs.push(Input::Acted {
+            seat,
+            action: played.action,
+            for_timeout,
+        });
+        self.after_change();
+        Ok(())
+    }
+
+    /// Checks an authenticated seat's call against the match, then applies it; a refusal
+    /// changes nothing. `opponent_away`: how long the opponent has been away, `None` while it
+    /// is connected (only claiming victory asks).
+    pub fn seat_call(
+        &mut self,
+        seat: Seat,
+        call: SeatCall,
+        opponent_away: Option<Duration>,
+        now: SystemTime,
+    ) -> Result<pb::Match, ServiceError> {
+        if call == SeatCall::Abort {
+            self.require_abortable()?;
+        } else {
+            self.require_active()?;
+        }
+        match call {
+            SeatCall::Resign | SeatCall::Abort => {}
+            SeatCall::OfferDraw => {
+                if !self.game.info().draws_possible {
+                    return Err(ServiceError::DrawNotPossible(self.setup.variant_id.clone()));
+                }
+                if let Some(offered_by) = self.draw_offer {
+                    return Err(ServiceError::DrawAlreadyOffered(if offered_by == seat {
+                        "your draw offer already stands; it lapses when the opponent plays"
+                            .to_owned()
+                    } else {
+                        "the opponent's draw offer stands; AcceptDraw takes it".to_owned()
+                    }));
+                }
+            }
+            SeatCall::AcceptDraw => {
+                if self.draw_offer != Some(seat.opponent()) {
+                    return Err(ServiceError::NoDrawOffer);
+                }
+            }
+            SeatCall::ClaimVictory => {
+                let limit = self.setup.hosting.abandon_after;
+                match opponent_away {
+                    Some(away) if away >= limit => {}
+                    away => {
+                        let name = self.seat_name(seat.opponent());
+                        return Err(ServiceError::OpponentConnected(match away {
+                            None => format!(
+                                "`{name}` is connected (it has an open event stream); victory \
+                                 can be claimed after it has been away for {}s",
+                                limit.as_secs()
+                            ),
+                            Some(away) => format!(
+                                "`{name}` has been away for {}s of the {}s after which victory \
+                                 can be claimed; try again later",
+                                away.as_secs(),
+                                limit.as_secs()
+                            ),
+                        }));
+                    }
+                }
+            }
+        }
+        self.moment = now;
+        self.apply_call(seat, call);
+        Ok(self.summary_for(Viewer::Seat(seat)))
+    }
+
+    /// Applies a checked call: logs its input and event, and ends the match unless it offers a
+    /// draw.
+    fn apply_call(&mut self, seat: Seat, call: SeatCall) {
+        let name = self.seat_name(seat).to_owned();
+        let opponent = seat.opponent();
+        let finished = pb::MatchStatus::Finished;
+        let (input, kind, winner, reason, detail, status) = match call {
+            SeatCall::OfferDraw => {
+                self.inputs.push(Input::OfferedDraw { seat });
+                self.draw_offer = Some(seat);
+                self.record(
+                    Visibility::Public,
+                    pb::match_event::Kind::DrawOffered(pb::DrawOffered { seat: name }),
+                );
+                return;
+            }
+            SeatCall::Resign => (
+                Input::Resigned { seat },
+                pb::match_event::Kind::Resigned(pb::Resigned { seat: name.clone() }),
+                Some(opponent),
+                pb::ResultReason::Resignation,
+                format!("`{name}` resigned"),
+                finished,
+            ),
+            SeatCall::AcceptDraw => (
+                Input::AcceptedDraw { seat },
+                pb::match_event::Kind::DrawAccepted(pb::DrawAccepted { seat: name.clone() }),
+                None,
+                pb::ResultReason::DrawAgreed,
+                "draw agreed".to_owned(),
+                finished,
+            ),
+            SeatCall::Abort => (
+                Input::Aborted { seat },
+                pb::match_event::Kind::MatchAborted(pb::MatchAborted { seat: name.clone() }),
+                None,
+                pb::ResultReason::Aborted,
+                format!("`{name}` aborted the match before anyone played"),
+                pb::MatchStatus::Aborted,
+            ),
+            SeatCall::ClaimVictory => (
+                Input::ClaimedVictory { seat },
+                pb::match_event::Kind::VictoryClaimed(pb::VictoryClaimed {
+                    seat: name.clone(),
+                    opponent: self.seat_name(opponent).to_owned(),
+                }),
+                Some(seat),
+                pb::ResultReason::Abandoned,
+                format!("`{name}` claimed victory: the opponent stayed disconnected"),
+                finished,
+            ),
+        };
+        self.inputs.push(input);
+        self.version += 1;
+        self.record(Visibility::Public, kind);
+        let outcome = Outcome {
+            winner,
+            scores: self.game.scores(),
+            reason: detail,
+        };
+        self.end(outcome, reason, status);
+    }
+
+    /// What falls due next, and when.
+    pub fn next_due(&self) -> Option<(SystemTime, Due)> {
+        match self.status {
+            pb::MatchStatus::Active => self
+                .clocks
+                .next_deadline()
+                .map(|(seat, at)| (at, Due::TimeOut(seat))),
+            pb::MatchStatus::Waiting => self.expires_at.map(|at| (at, Due::Expiry)),
+            _ => None,
+        }
+    }
+
+    /// Makes happen, at `now`, what [`Referee::next_due`] said was due.
+    pub fn fall_due(&mut self, due: Due, now: SystemTime) {
+        self.moment = now;
+        match due {
+            Due::TimeOut(seat) => self.time_out(seat),
+            Due::Expiry => self.expire(),
+        }
+    }
+
+    /// Aborts a match that did not start in time.
+    fn expire(&mut self) {
+        self.inputs.push(Input::Expired);
+        self.version += 1;
+        tracing::info!("expired before every seat was taken");
+        let outcome = Outcome {
+            winner: None,
+            scores: self.game.scores(),
+            reason: "not every seat was taken in time".to_owned(),
+        };
+        self.end(outcome, pb::ResultReason::Expired, pb::MatchStatus::Aborted);
+    }
+
+    /// A seat's clock ran out: apply the timeout policy.
+    fn time_out(&mut self, seat: Seat) {
+        let consecutive = self.consecutive_timeouts[seat.index()] + 1;
+        let default_action = self.game.default_action(seat);
+        let forfeited = default_action.is_none()
+            || match self.setup.hosting.timeout_policy {
+                TimeoutPolicy::Forfeit => true,
+                TimeoutPolicy::PlayDefault { forfeit_after } => {
+                    forfeit_after != 0 && consecutive >= forfeit_after
+                }
+            };
+        self.record_timeout(seat, forfeited);
+        let turn = self.game.turn().clone();
+        let mut next = default_action.filter(|_| !forfeited);
+        // A default action may leave the seat's turn open (one atomic action of several); play
+        // on until it is over. The rules bound a turn's actions, and so this loop.
+        for _ in 0..=self.game.info().max_actions_per_turn {
+            let Some(action) = next.take() else { break };
+            if let Err(error) = self.act(seat, &ActionChoice::Typed(action), true) {
+                tracing::error!(%error, "the game refused its own default action");
+                break;
+            }
+            let now = self.game.turn();
+            if self.status == pb::MatchStatus::Active
+                && now.is_to_act(seat)
+                && (&now.phase, now.number) == (&turn.phase, turn.number)
+            {
+                next = self.game.default_action(seat);
+            }
+        }
+    }
+
+    /// Logs a timeout; a forfeit ends the match.
+    fn record_timeout(&mut self, seat: Seat, forfeited: bool) {
+        let index = seat.index();
+        self.consecutive_timeouts[index] += 1;
+        self.inputs.push(Input::TimedOut { seat, forfeited });
+        let name = self.seat_name(seat);
+        tracing::info!(seat = name, forfeited, "time ran out");
+        self.record(
+            Visibility::Public,
+            pb::match_event::Kind::TimedOut(pb::TimedOut {
+                seat: name.to_owned(),
+                consecutive: self.consecutive_timeouts[index],
+                forfeited,
+            }),
+        );
+        if forfeited {
+            self.version += 1;
+            let outcome = Outcome {
+                winner: Some(seat.opponent()),
+                scores: self.game.scores(),
+                reason: format!("`{name}` ran out of time"),
+            };
+            self.end(
+                outcome,
+                pb::ResultReason::Timeout,
+                pb::MatchStatus::Finished,
+            );
+        }
+    }
+
+    /// Whether the game's turn differs from the one last announced.
+    fn turn_is_new(&self) -> bool {
+        let turn = self.game.turn();
+        self.announced.as_ref().is_none_or(|last| {
+            (&last.phase, &last.to_act, last.number) != (&turn.phase, &turn.to_act, turn.number)
+        })
+    }
+
+    /// After a state change: end the match if the rules say so, else announce a new turn.
+    fn after_change(&mut self) {
+        if let Some(outcome) = self.game.outcome() {
+            self.end(outcome, pb::ResultReason::Rules, pb::MatchStatus::Finished);
+            return;
+        }
+        if self.turn_is_new() {
+            let turn = self.game.turn().clone();
+            // A seat still to act in the same phase and turn number (the other seat of a
+            // simultaneous phase having finished) keeps its clock running; every other seat
+            // that was to act has completed its turn.
+            let same_turn = self
+                .announced
+                .as_ref()
+                .is_some_and(|last| (&last.phase, last.number) == (&turn.phase, turn.number));
+            for index in 0..self.seats.len() {
+                let seat = Seat(index as u8);
+                if self.clocks.is_running(seat) && !(same_turn && turn.is_to_act(seat)) {
+                    self.clocks.stop(seat, self.moment);
+                }
+            }
+            for &seat in &turn.to_act {
+                if !self.clocks.is_running(seat) {
+                    self.clocks.start(seat, self.moment);
+                }
+            }
+            let names = self.seat_names();
+            let info = turn_to_proto(&turn, &names);
+            self.record(
+                Visibility::Public,
+                pb::match_event::Kind::TurnStarted(pb::TurnStarted {
+                    turn: Some(info),
+                    deadline: self.clocks.next_deadline().map(|(_, at)| at.into()),
+                    clocks: self.clocks.to_proto(self.moment, &names),
+                }),
+            );
+            self.announced = Some(turn);
+        }
+    }
+
+    fn record_lifecycle(&mut self, kind: LifecycleKind) {
+        self.lifecycle.push(LifecycleEntry {
+            position: 0,
+            match_id: self.setup.match_id.clone(),
+            variant_id: self.setup.variant_id.clone(),
+            time: self.moment,
+            kind,
+        });
+    }
+
+    fn seat_holders(&self) -> Vec<SeatHolder> {
+        self.seats
+            .iter()
+            .map(|seat| SeatHolder {
+                seat: seat.name.to_owned(),
+                player_name: seat.player_name.clone(),
+                occupied: seat.token.is_some(),
+            })
+            .collect()
+    }
+
+    fn end(&mut self, outcome: Outcome, reason: pb::ResultReason, status: pb::MatchStatus) {
+        let names = self.seat_names();
+        let result = pb::MatchResult {
+            winner: outcome
+                .winner
+                .map(|s| names[s.index()].to_owned())
+                .unwrap_or_default(),
+            scores: crate::games::scores_to_proto(&outcome.scores, &names),
+            reason: reason as i32,
+            detail: outcome.reason,
+        };
+        self.status = status;
+        self.clocks.stop_all();
+        self.draw_offer = None;
+        tracing::info!(winner = %result.winner, detail = %result.detail, "match ended");
+        self.record_lifecycle(LifecycleKind::Ended {
+            ending: Ending {
+                finished: status == pb::MatchStatus::Finished,
+                winner: result.winner.clone(),
+                scores: outcome.scores.clone(),
+                reason: end_reason(reason),
+                detail: result.detail.clone(),
+            },
+            seats: self.seat_holders(),
+        });
+        self.result = Some(result.clone());
+        self.record(
+            Visibility::Public,
+            pb::match_event::Kind::MatchEnded(pb::MatchEnded {
+                result: Some(result),
+            }),
+        );
+    }
+}
+
+fn end_reason(reason: pb::ResultReason) -> EndReason {
+    match reason {
+        pb::ResultReason::Resignation => EndReason::Resignation,
+        pb::ResultReason::Timeout => EndReason::Timeout,
+        pb::ResultReason::DrawAgreed => EndReason::DrawAgreed,
+        pb::ResultReason::Aborted => EndReason::Aborted,
+        pb::ResultReason::Abandoned => EndReason::Abandoned,
+        pb::ResultReason::Expired => EndReason::Expired,
+        pb::ResultReason::Rules | pb::ResultReason::Unspecified => EndReason::Rules,
+    }
+}
