@@ -2,6 +2,8 @@
 
 use std::fmt::Debug;
 
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 use thiserror::Error;
 
 use crate::board::BoardView;
@@ -9,7 +11,9 @@ use crate::options::{OptionSpec, Options};
 use crate::rng::Seed;
 
 /// A seat at the table, `0..info().seats.len()`. Names live in [`VariantInfo::seats`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub struct Seat(pub u8);
 
 impl Seat {
@@ -118,7 +122,7 @@ pub struct VariantInfo {
 }
 
 /// Whose move it is and what kind of move.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct Turn {
     /// A short name of the phase: `setup`, `play`, `planning`, `shootout`, ...
     pub phase: String,
@@ -243,8 +247,10 @@ impl RuleError {
 /// - replaying the same actions from the same `SetupSpec` reaches an equal state;
 /// - once `outcome()` is `Some`, `turn().to_act` is empty.
 pub trait Game: Clone + Debug + PartialEq + Send + Sync + Sized + 'static {
-    type Action: Clone + Debug + PartialEq + Eq + Send + Sync;
-    type Event: Clone + Debug + PartialEq + Send + Sync;
+    /// Serialisable so that a host can keep actions and events in a format of its own, apart
+    /// from any wire contract.
+    type Action: Clone + Debug + PartialEq + Eq + Send + Sync + Serialize + DeserializeOwned;
+    type Event: Clone + Debug + PartialEq + Send + Sync + Serialize + DeserializeOwned;
     /// Typed per-game view details that ride beside the generic board view.
     type Details: Clone + Debug + PartialEq + Send + Sync;
 

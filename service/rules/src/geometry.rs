@@ -5,7 +5,9 @@ use std::fmt;
 /// A cell of a board, in 1-based coordinates that match the games' notations: file 1 is `a`,
 /// rank 1 is `1`. Cells just off the board (Soccer Chess crossbars on rank 0 and rank 18) are
 /// representable, which is why the fields are signed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub struct Square {
     pub file: i8,
     pub rank: i8,

@@ -20,6 +20,8 @@ pub mod playout;
 mod refusal_checks;
 mod rivals;
 pub mod rng;
+#[cfg(test)]
+mod serde_checks;
 pub mod soccer_chess;
 mod text;
 pub mod xfutebol;

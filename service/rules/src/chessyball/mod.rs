@@ -44,7 +44,7 @@ const SHOOTOUT_REGULAR_ROUNDS: usize = 5;
 const SHOOTOUT_SUDDEN_DEATH_ROUNDS: usize = 20;
 
 /// One atomic Chessyball action.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq, Eq)]
 pub enum Action {
     /// A team-member moves in a straight line (queen-like); notation `e9-g9`.
     Move { from: Square, to: Square },
@@ -58,7 +58,7 @@ pub enum Action {
 }
 
 /// How the ball came to rest on a square without being kicked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BallPlacement {
     /// On a centre square at a kick-off.
     Centre,
@@ -71,7 +71,7 @@ pub enum BallPlacement {
 }
 
 /// Why a turn ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TurnEndReason {
     /// Every action of the turn was used.
     ActionsUsed,
@@ -86,7 +86,7 @@ pub enum TurnEndReason {
 }
 
 /// Why the match ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MatchEndReason {
     /// A side reached `first_to` goals.
     GoalTarget,
@@ -101,7 +101,7 @@ pub enum MatchEndReason {
 }
 
 /// Something that happened in a Chessyball match.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq, Eq)]
 pub enum Event {
     /// Who takes the first turn; `by_coin` when a seeded coin flip chose it.
     StartingSeatChosen {

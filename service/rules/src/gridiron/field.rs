@@ -18,7 +18,9 @@ pub const HOME: Seat = Seat(0);
 pub const AWAY: Seat = Seat(1);
 
 /// The five places a piece can stand inside one square.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum Spot {
     Nw,
     Ne,
@@ -46,7 +48,9 @@ impl Spot {
 }
 
 /// A square and a spot inside it: where exactly a piece stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub struct Location {
     pub square: Square,
     pub spot: Spot,

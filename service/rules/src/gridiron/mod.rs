@@ -41,7 +41,7 @@ pub use roster::{Ability, Kind};
 use roster::RosterDraft;
 
 /// One atomic Gridiron action.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq, Eq)]
 pub enum Action {
     /// Roster phase: choose the captain (one of the seven captain kinds).
     Captain(Kind),
@@ -100,14 +100,14 @@ impl Action {
 }
 
 /// Why a die was rolled.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DicePurpose {
     Collision,
     Pass,
 }
 
 /// Why a down ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DownResult {
     Tackle,
     Sack,
@@ -119,7 +119,7 @@ pub enum DownResult {
 }
 
 /// Why a drive ended and the ball changed hands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DriveStart {
     /// First possession of a period.
     Kickoff,
@@ -132,7 +132,7 @@ pub enum DriveStart {
 }
 
 /// Something that happened in a Gridiron match.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq)]
 pub enum Event {
     /// A roster action of one seat (private to that seat).
     RosterUpdated {

@@ -7,7 +7,9 @@ use super::rules;
 use crate::game::RuleError;
 
 /// Every kind of piece. The first four are the standard pieces; the rest are captains.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum Kind {
     Heavy,
     Strong,
@@ -177,7 +179,9 @@ impl Kind {
 }
 
 /// An ability a piece writes into its order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum Ability {
     Push,
     ChopBlock,

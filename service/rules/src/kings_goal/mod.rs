@@ -34,7 +34,9 @@ pub const BLACK: Seat = Seat(1);
 const OPTION_MOVES_PER_HALF: &str = "moves_per_half";
 
 /// The kinds of chess piece a side may field.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum PieceKind {
     King,
     Queen,
@@ -137,7 +139,7 @@ impl Phase {
 }
 
 /// One atomic action.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
     /// Choice phase: take one more piece of this kind.
     Choose(PieceKind),
@@ -166,7 +168,7 @@ pub enum Action {
 }
 
 /// How a goal came about.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GoalKind {
     /// The carrier moved onto an opponent goal square.
     Carried,
@@ -179,7 +181,7 @@ pub enum GoalKind {
 }
 
 /// Why the pieces left the board and both sides choose and place again.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RestartReason {
     Goal,
     KingVersusKing,
@@ -187,7 +189,7 @@ pub enum RestartReason {
 }
 
 /// Something that happened.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq, Eq)]
 pub enum Event {
     Chosen {
         seat: Seat,

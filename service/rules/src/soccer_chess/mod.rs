@@ -77,7 +77,7 @@ enum Phase {
 }
 
 /// The five kinds of piece; each moves and kicks like the chess piece named in its letter.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PieceKind {
     /// `K`: moves like a king, kicks like a queen, never leaves its small area.
     Keeper,
@@ -103,7 +103,7 @@ enum Misplacement {
 }
 
 /// One atomic action.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
     /// Setup: put one piece on a square of the own team area.
     Place { kind: PieceKind, square: Square },
@@ -118,7 +118,7 @@ pub enum Action {
 }
 
 /// Something that happened.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq, Eq)]
 pub enum Event {
     PiecePlaced {
         piece_id: u32,

@@ -12,7 +12,7 @@ use super::lineup::{Formation, Role, Special, Status};
 use super::{Ball, SetPiece, XFutebol};
 
 /// One atomic action. Pieces are named by the square they stand on.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
     /// Lineup: the 4-3-3 table with its default specials, confirmed at once.
     DefaultLineup,

@@ -6,7 +6,7 @@ use crate::geometry::Square;
 use super::lineup::{Attributes, Formation, Role, Special};
 
 /// Which contest a duel settles.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DuelKind {
     /// An active CHALLENGE on an adjacent ball holder.
     Challenge,
@@ -22,7 +22,7 @@ pub enum DuelKind {
 }
 
 /// The result of a duel, seen from the side that started it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DuelOutcome {
     InitiatorWins,
     Tie,
@@ -32,7 +32,7 @@ pub enum DuelOutcome {
 }
 
 /// Why a coin was tossed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TossPurpose {
     KickOff,
     /// A shoot-out that stayed level through every sudden-death round.
@@ -40,7 +40,7 @@ pub enum TossPurpose {
 }
 
 /// Something that happened in a match.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq, Eq)]
 pub enum Event {
     FormationChosen {
         seat: Seat,

@@ -18,7 +18,9 @@ pub enum Role {
 }
 
 /// The three special roles; each team names two pieces of each.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord,
+)]
 pub enum Special {
     Dribbler,
     Goaler,
@@ -155,7 +157,7 @@ impl Role {
 }
 
 /// One of the two formation tables.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Formation {
     FourThreeThree,
     FiveThreeTwo,
