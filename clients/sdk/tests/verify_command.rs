@@ -52,7 +52,7 @@ fn resigned_match() -> pb::GetReplayResponse {
     kinds.extend(
         game.opening_events()
             .into_iter()
-            .map(|(event, _)| pb::match_event::Kind::GameEvent(event)),
+            .map(|event| pb::match_event::Kind::GameEvent(event.wire)),
     );
     for _ in 0..12 {
         let seat: Seat = game.turn().to_act[0];
@@ -66,7 +66,7 @@ fn resigned_match() -> pb::GetReplayResponse {
             played
                 .events
                 .into_iter()
-                .map(|(event, _)| pb::match_event::Kind::GameEvent(event)),
+                .map(|event| pb::match_event::Kind::GameEvent(event.wire)),
         );
     }
     let result = pb::MatchResult {

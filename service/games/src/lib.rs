@@ -27,6 +27,9 @@ use pitchmate_rules::{
     Emitted, Game, Outcome, RuleError, RuleErrorKind, Seat, Seed, Turn, VariantInfo, Viewer,
     Visibility,
 };
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 
 pub use convert::{
     option_from_proto, option_to_proto, scores_to_proto, square_from_proto, square_to_proto,
@@ -47,6 +50,9 @@ pub enum GameError {
     InvalidOption(String),
     #[error(transparent)]
     Rule(#[from] RuleError),
+    /// A kept [`EngineValue`] that is not a value of this game.
+    #[error("a kept value does not read as one of this game's: {0}")]
+    Undecodable(String),
 }
 
 impl GameError {
@@ -85,14 +91,56 @@ pub enum ActionChoice {
     Notation(String),
 }
 
+/// One game's action or event in a host's own format, apart from the wire: the engine value's
+/// serde form, as JSON text. Only the game it came from reads it back (see
+/// [`HostedGame::event_to_wire`]).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct EngineValue(Box<RawValue>);
+
+impl EngineValue {
+    fn of<T: Serialize>(value: &T) -> Self {
+        // The rules' values are plain data: serialising them cannot fail.
+        Self(serde_json::value::to_raw_value(value).expect("engine values serialise"))
+    }
+
+    fn read<T: DeserializeOwned>(&self) -> Result<T, GameError> {
+        serde_json::from_str(self.0.get())
+            .map_err(|e| GameError::Undecodable(format!("{e} in {}", self.0.get())))
+    }
+
+    /// The JSON text.
+    pub fn as_str(&self) -> &str {
+        self.0.get()
+    }
+}
+
+/// Equal as text. Whether two values mean the same to their game (a field added since one was
+/// kept, say) is [`HostedGame::same_event`]'s to say.
+impl PartialEq for EngineValue {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.get() == other.0.get()
+    }
+}
+
+/// An event a game emitted: its value and how it looks on the wire.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameEvent {
+    pub value: EngineValue,
+    pub wire: pb::GameEvent,
+    pub visibility: Visibility,
+}
+
 /// An accepted action and what it caused.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Played {
-    /// The action in canonical typed form (what a replay submits).
+    /// The action in canonical typed form.
     pub action: pb::Action,
+    /// The action in the host's own format.
+    pub action_value: EngineValue,
     pub notation: String,
     pub action_visibility: Visibility,
-    pub events: Vec<(pb::GameEvent, Visibility)>,
+    pub events: Vec<GameEvent>,
 }
 
 /// A game behind a trait object, speaking proto types.
@@ -113,9 +161,18 @@ pub trait HostedGame: Send + Sync {
     fn scores(&self) -> Vec<u32>;
     /// What setting the game up decided (a coin flip, a seeded ball placement), logged once
     /// right after the match is created.
-    fn opening_events(&self) -> Vec<(pb::GameEvent, Visibility)>;
+    fn opening_events(&self) -> Vec<GameEvent>;
     /// The action the server plays for a seat that ran out of time; `None` when it has none.
     fn default_action(&self, seat: Seat) -> Option<pb::Action>;
+    /// A kept event of this game as it looks on the wire now.
+    fn event_to_wire(&self, value: &EngineValue) -> Result<pb::GameEvent, GameError>;
+    /// A kept action of this game as it looks on the wire now.
+    fn action_to_wire(&self, value: &EngineValue) -> Result<pb::Action, GameError>;
+    /// Whether two kept events are the same event of this game: read, then compared, so that
+    /// how they were written (the order of fields, a field added since) does not count.
+    fn same_event(&self, a: &EngineValue, b: &EngineValue) -> bool;
+    /// The same, for actions.
+    fn same_action(&self, a: &EngineValue, b: &EngineValue) -> bool;
 }
 
 /// Any mapped game, hosted.
@@ -293,10 +350,14 @@ impl<G: ProtoMapping> Hosted<G> {
         }
     }
 
-    fn emitted_to_proto(&self, emitted: &[Emitted<G::Event>]) -> Vec<(pb::GameEvent, Visibility)> {
+    fn emitted(&self, emitted: &[Emitted<G::Event>]) -> Vec<GameEvent> {
         emitted
             .iter()
-            .map(|e| (G::event_to_proto(&e.event, &self.info.seats), e.visibility))
+            .map(|e| GameEvent {
+                value: EngineValue::of(&e.event),
+                wire: G::event_to_proto(&e.event, &self.info.seats),
+                visibility: e.visibility,
+            })
             .collect()
     }
 
@@ -388,9 +449,10 @@ impl<G: ProtoMapping> HostedGame for Hosted<G> {
         let emitted = applied?;
         Ok(Played {
             action: G::action_to_proto(&action),
+            action_value: EngineValue::of(&action),
             notation,
             action_visibility,
-            events: self.emitted_to_proto(&emitted),
+            events: self.emitted(&emitted),
         })
     }
 
@@ -427,14 +489,30 @@ impl<G: ProtoMapping> HostedGame for Hosted<G> {
         self.game.scores()
     }
 
-    fn opening_events(&self) -> Vec<(pb::GameEvent, Visibility)> {
-        self.emitted_to_proto(&self.game.opening_events())
+    fn opening_events(&self) -> Vec<GameEvent> {
+        self.emitted(&self.game.opening_events())
     }
 
     fn default_action(&self, seat: Seat) -> Option<pb::Action> {
         self.game
             .default_action(seat)
             .map(|action| G::action_to_proto(&action))
+    }
+
+    fn event_to_wire(&self, value: &EngineValue) -> Result<pb::GameEvent, GameError> {
+        Ok(G::event_to_proto(&value.read()?, &self.info.seats))
+    }
+
+    fn action_to_wire(&self, value: &EngineValue) -> Result<pb::Action, GameError> {
+        Ok(G::action_to_proto(&value.read()?))
+    }
+
+    fn same_event(&self, a: &EngineValue, b: &EngineValue) -> bool {
+        a == b || matches!((a.read::<G::Event>(), b.read::<G::Event>()), (Ok(a), Ok(b)) if a == b)
+    }
+
+    fn same_action(&self, a: &EngineValue, b: &EngineValue) -> bool {
+        a == b || matches!((a.read::<G::Action>(), b.read::<G::Action>()), (Ok(a), Ok(b)) if a == b)
     }
 }
 
@@ -517,6 +595,55 @@ mod tests {
         pb::ActionDetail::Notation,
         pb::ActionDetail::Typed,
     ];
+
+    /// What a game keeps of its actions and events reads back as the same wire messages, and
+    /// as the same values; different events are told apart.
+    #[test]
+    fn kept_values_read_back_as_they_were_played() {
+        let registry = GameRegistry::standard();
+        for info in registry.variants() {
+            let mut game = registry
+                .start(info.id, &BTreeMap::new(), Seed::from_number(11), None)
+                .unwrap();
+            let mut events = game.opening_events();
+            for step in 0..300u32 {
+                let Some(&seat) = game.turn().to_act.first() else {
+                    break;
+                };
+                let count = game.legal_actions(seat, pb::ActionDetail::Notation).len() as u32;
+                let played = game
+                    .play(seat, &ActionChoice::Index(step.wrapping_mul(7919) % count))
+                    .unwrap();
+                assert_eq!(
+                    game.action_to_wire(&played.action_value).unwrap(),
+                    played.action
+                );
+                assert!(game.same_action(&played.action_value, &played.action_value));
+                events.extend(played.events);
+            }
+            assert!(events.len() > 1, "{}", info.id);
+            for event in &events {
+                assert_eq!(
+                    game.event_to_wire(&event.value).unwrap(),
+                    event.wire,
+                    "{}",
+                    info.id
+                );
+                assert!(game.same_event(&event.value, &event.value.clone()));
+            }
+            let differing = events
+                .windows(2)
+                .find(|pair| pair[0].wire != pair[1].wire)
+                .expect("two different events");
+            assert!(!game.same_event(&differing[0].value, &differing[1].value));
+            // Written otherwise (spaces between the tokens), a value is still the same.
+            let spaced: EngineValue =
+                serde_json::from_str(&events[0].value.as_str().replace(':', ": ")).unwrap();
+            assert!(game.same_event(&events[0].value, &spaced));
+            let garbage: EngineValue = serde_json::from_str("{\"nothing\":1}").unwrap();
+            assert!(game.event_to_wire(&garbage).is_err());
+        }
+    }
 
     /// A seat's listing worked out from the engine alone, as if nothing were remembered.
     fn listed_afresh<G: ProtoMapping>(

@@ -145,7 +145,7 @@ pub fn verify_replay(
         .game
         .opening_events()
         .into_iter()
-        .map(|(event, _)| pb::match_event::Kind::GameEvent(event))
+        .map(|event| pb::match_event::Kind::GameEvent(event.wire))
         .collect();
     let mut ended = None;
     for (position, event) in replay.events.iter().enumerate() {
@@ -275,7 +275,7 @@ impl Resimulation {
             played
                 .events
                 .into_iter()
-                .map(|(event, _)| pb::match_event::Kind::GameEvent(event)),
+                .map(|event| pb::match_event::Kind::GameEvent(event.wire)),
         );
         Ok(())
     }

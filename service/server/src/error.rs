@@ -436,6 +436,11 @@ impl From<GameError> for ServiceError {
             GameError::InvalidArgument(message) => Self::InvalidArgument(message),
             GameError::InvalidOption(message) => Self::InvalidOption(message),
             GameError::Rule(error) => error.into(),
+            // Only kept values are read back, and only a damaged store holds one that does not.
+            GameError::Undecodable(detail) => Self::MatchNotRebuildable {
+                match_id: String::new(),
+                detail,
+            },
         }
     }
 }

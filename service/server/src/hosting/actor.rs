@@ -393,13 +393,12 @@ pub async fn create(
     context: &ActorContext,
     open: Option<Slot<std::net::IpAddr>>,
 ) -> Result<MatchHandle, ServiceError> {
-    let rules_version = game.info().rules_version;
     let mut referee = Referee::new(setup, game, context.limits.expire_unstarted_after);
     let row = MatchRow {
         match_id: referee.setup().match_id.clone(),
         variant_id: referee.setup().variant_id.clone(),
         status: referee.status() as i32,
-        setup: durable::setup_to_bytes(referee.setup(), rules_version),
+        setup: durable::setup_to_bytes(referee.setup()),
         summary: referee.to_proto().encode_to_vec(),
     };
     let events = referee
@@ -894,6 +893,7 @@ mod tests {
         let setup = MatchSetup {
             match_id: "m".into(),
             variant_id: "soccer-chess".into(),
+            rules_version: "1".into(),
             options: BTreeMap::new(),
             chance: MatchChance::draw(Some(3)).unwrap(),
             start_position: None,
@@ -937,6 +937,7 @@ mod tests {
         let setup = MatchSetup {
             match_id: "m".into(),
             variant_id: "soccer-chess".into(),
+            rules_version: "1".into(),
             options: BTreeMap::new(),
             chance: MatchChance::draw(Some(3)).unwrap(),
             start_position: None,
@@ -1114,23 +1115,27 @@ mod tests {
         played(&store, 6).await;
         let stored = store.load("m").await.unwrap().unwrap();
 
-        let mut altered = stored.clone();
-        let last = altered.events.last_mut().unwrap();
-        last.kind = pb::MatchEvent {
+        // Another event in its place: as the store keeps events now, and as it kept them
+        // before (their wire form).
+        let legacy = pb::MatchEvent {
             kind: Some(pb::match_event::Kind::MatchStarted(pb::MatchStarted {})),
             ..pb::MatchEvent::default()
         }
         .encode_to_vec();
-        let error = restore(
-            &altered,
-            start_game(),
-            &ActorContext::unwatched(LIMITS, store.clone()),
-        )
-        .unwrap_err();
-        assert!(
-            error.contains(&format!("from seq {}", stored.events.len())),
-            "{error}"
-        );
+        for replacement in [stored.events[1].kind.clone(), legacy] {
+            let mut altered = stored.clone();
+            altered.events.last_mut().unwrap().kind = replacement;
+            let error = restore(
+                &altered,
+                start_game(),
+                &ActorContext::unwatched(LIMITS, store.clone()),
+            )
+            .unwrap_err();
+            assert!(
+                error.contains(&format!("from seq {}", stored.events.len())),
+                "{error}"
+            );
+        }
 
         let mut shortened = stored.clone();
         shortened.events.pop();

@@ -352,25 +352,41 @@ impl Clocks {
     }
 
     /// Every seat's clock as of `now`, for a TurnStarted event; empty without a clock.
-    pub fn to_proto(&self, now: SystemTime, seats: &[&str]) -> Vec<pb::SeatClock> {
+    pub fn readings(&self, now: SystemTime) -> Vec<ClockReading> {
         if !self.is_timed() {
             return Vec::new();
         }
-        seats
+        self.running
             .iter()
             .enumerate()
-            .map(|(index, name)| {
-                let running = self.running[index];
-                pb::SeatClock {
-                    seat: (*name).to_owned(),
-                    remaining: to_proto_duration(match running {
-                        Some(r) => r.deadline.duration_since(now).unwrap_or_default(),
-                        None => self.allowance(Seat(index as u8)),
-                    }),
-                    deadline: running.map(|r| r.deadline.into()),
-                }
+            .map(|(index, running)| ClockReading {
+                remaining: match running {
+                    Some(r) => r.deadline.duration_since(now).unwrap_or_default(),
+                    None => self.allowance(Seat(index as u8)),
+                },
+                deadline: running.map(|r| r.deadline),
             })
             .collect()
+    }
+}
+
+/// One seat's clock at a moment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ClockReading {
+    /// The time the seat has for this turn if it is to act (bank or Fischer time included),
+    /// else what it has left.
+    pub remaining: Duration,
+    /// When its time runs out; set for the seats to act.
+    pub deadline: Option<SystemTime>,
+}
+
+impl ClockReading {
+    pub fn to_proto(&self, seat: &str) -> pb::SeatClock {
+        pb::SeatClock {
+            seat: seat.to_owned(),
+            remaining: to_proto_duration(self.remaining),
+            deadline: self.deadline.map(Into::into),
+        }
     }
 }
 
@@ -424,10 +440,19 @@ mod tests {
         clocks.stop(Seat(1), at(10));
         clocks.start(Seat(1), at(100));
         assert_eq!(clocks.next_deadline(), Some((Seat(1), at(152))));
-        let shown = clocks.to_proto(at(102), &["first", "second"]);
-        assert_eq!(shown[1].remaining, to_proto_duration(50 * SECOND));
-        assert_eq!(shown[0].remaining, to_proto_duration(60 * SECOND));
+        let shown = clocks.readings(at(102));
+        assert_eq!(shown[1].remaining, 50 * SECOND);
+        assert_eq!(shown[1].deadline, Some(at(152)));
+        assert_eq!(shown[0].remaining, 60 * SECOND);
         assert_eq!(shown[0].deadline, None);
+        assert_eq!(
+            shown[1].to_proto("second"),
+            pb::SeatClock {
+                seat: "second".into(),
+                remaining: to_proto_duration(50 * SECOND),
+                deadline: Some(at(152).into()),
+            }
+        );
     }
 
     #[test]

@@ -9,8 +9,8 @@ use prost::Message;
 
 use super::chance::{MatchChance, SeedSource};
 use super::clock::Hosting;
-use super::log::{LoggedEvent, NewEvent};
-use super::referee::{Answered, Input, MatchSetup};
+use super::log::{Kept, KeptEvent, LoggedEvent};
+use super::referee::{Answered, Input, MatchSetup, RecordedAction};
 use super::token::TokenHash;
 use crate::games::{option_from_proto, option_to_proto};
 use crate::store::{AnswerRow, EventRow, InputKind, InputRow};
@@ -76,7 +76,7 @@ struct StoredSetup {
     seed_source: i32,
 }
 
-pub fn setup_to_bytes(setup: &MatchSetup, rules_version: &str) -> Vec<u8> {
+pub fn setup_to_bytes(setup: &MatchSetup) -> Vec<u8> {
     let chance = &setup.chance;
     let (chacha20_seed, splitmix64_seed) = match chance.seed {
         Seed::ChaCha20(key) => (key.to_vec(), 0),
@@ -85,7 +85,7 @@ pub fn setup_to_bytes(setup: &MatchSetup, rules_version: &str) -> Vec<u8> {
     StoredSetup {
         match_id: setup.match_id.clone(),
         variant_id: setup.variant_id.clone(),
-        rules_version: rules_version.to_owned(),
+        rules_version: setup.rules_version.clone(),
         options: options_to_proto(setup),
         splitmix64_seed,
         start_position: setup.start_position.clone().unwrap_or_default(),
@@ -138,6 +138,7 @@ pub fn setup_from_bytes(bytes: &[u8]) -> Result<MatchSetup, Undecodable> {
     Ok(MatchSetup {
         match_id: stored.match_id,
         variant_id: stored.variant_id,
+        rules_version: stored.rules_version,
         options,
         chance,
         start_position: Some(stored.start_position).filter(|p| !p.is_empty()),
@@ -156,11 +157,11 @@ fn options_to_proto(setup: &MatchSetup) -> std::collections::HashMap<String, pb:
 
 /// The setup as a replay header, without seats, status or result; the seed and salt only when
 /// `revealed` (the match is over).
-pub fn replay_header(setup: &MatchSetup, rules_version: &str, revealed: bool) -> pb::ReplayHeader {
+pub fn replay_header(setup: &MatchSetup, revealed: bool) -> pb::ReplayHeader {
     pb::ReplayHeader {
         match_id: setup.match_id.clone(),
         variant_id: setup.variant_id.clone(),
-        rules_version: rules_version.to_owned(),
+        rules_version: setup.rules_version.clone(),
         options: options_to_proto(setup),
         start_position: setup.start_position.clone().unwrap_or_default(),
         seats: Vec::new(),
@@ -171,6 +172,41 @@ pub fn replay_header(setup: &MatchSetup, rules_version: &str, revealed: bool) ->
         timeout_policy: Some(setup.hosting.timeout_policy_proto()),
         abandon_after: setup.hosting.abandon_after_proto(),
         chance: Some(setup.chance.to_proto(revealed)),
+    }
+}
+
+/// How a stored action or event begins when it is in the store's own format (storage format
+/// 4): a zero, then the format. Rows stored before hold a `pitchmate.v1` message, whose first
+/// byte is a field's tag and never zero.
+const OWN_FORMAT: [u8; 2] = [0, 4];
+
+fn own_format(body: Vec<u8>) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(OWN_FORMAT.len() + body.len());
+    bytes.extend_from_slice(&OWN_FORMAT);
+    bytes.extend(body);
+    bytes
+}
+
+/// The body of a row in the store's own format; `None` for a row stored before.
+fn in_own_format(bytes: &[u8]) -> Option<&[u8]> {
+    bytes.strip_prefix(&OWN_FORMAT)
+}
+
+fn action_to_bytes(action: &RecordedAction) -> Vec<u8> {
+    match action {
+        RecordedAction::Notation(notation) => own_format(notation.as_bytes().to_vec()),
+        RecordedAction::Typed(typed) => typed.encode_to_vec(),
+    }
+}
+
+fn action_from_bytes(bytes: &[u8]) -> Result<RecordedAction, Undecodable> {
+    match in_own_format(bytes) {
+        Some(notation) => String::from_utf8(notation.to_vec())
+            .map(RecordedAction::Notation)
+            .map_err(|e| undecodable("action", e)),
+        None => pb::Action::decode(bytes)
+            .map(RecordedAction::Typed)
+            .map_err(|e| undecodable("action", e)),
     }
 }
 
@@ -205,7 +241,7 @@ pub fn input_row(number: usize, input: &Input) -> InputRow {
             *seat,
             String::new(),
             Vec::new(),
-            action.encode_to_vec(),
+            action_to_bytes(action),
         ),
         Input::Resigned { seat } => plain(InputKind::Resigned, *seat),
         Input::TimedOut { seat, forfeited } => plain(
@@ -243,8 +279,7 @@ pub fn input_from_row(row: &InputRow) -> Result<Input, Undecodable> {
         },
         InputKind::Acted | InputKind::ActedForTimeout => Input::Acted {
             seat,
-            action: pb::Action::decode(row.action.as_slice())
-                .map_err(|e| undecodable("action", e))?,
+            action: action_from_bytes(&row.action)?,
             for_timeout: row.kind == InputKind::ActedForTimeout,
         },
         InputKind::Resigned => Input::Resigned { seat },
@@ -275,20 +310,32 @@ pub fn event_row(event: &LoggedEvent) -> EventRow {
         },
         owner_name: event.owner_name.clone(),
         hidden_step: event.hidden_step,
-        kind: pb::MatchEvent {
-            kind: Some(event.kind.clone()),
-            ..pb::MatchEvent::default()
-        }
-        .encode_to_vec(),
+        kind: match &event.event {
+            Some(domain) => own_format(serde_json::to_vec(domain).expect("match events serialise")),
+            // Read from rows stored before format 4, and stored again as they were.
+            None => pb::MatchEvent {
+                kind: Some(event.kind.clone()),
+                ..pb::MatchEvent::default()
+            }
+            .encode_to_vec(),
+        },
     }
 }
 
-pub fn event_from_row(row: &EventRow) -> Result<NewEvent, Undecodable> {
-    let kind = pb::MatchEvent::decode(row.kind.as_slice())
-        .map_err(|e| undecodable("event", e))?
-        .kind
-        .ok_or_else(|| undecodable("event", format!("seq {} has no kind", row.seq)))?;
-    Ok(NewEvent {
+pub fn event_from_row(row: &EventRow) -> Result<KeptEvent, Undecodable> {
+    let content = match in_own_format(&row.kind) {
+        Some(json) => Kept::Event(
+            serde_json::from_slice(json)
+                .map_err(|e| undecodable("event", format!("seq {}: {e}", row.seq)))?,
+        ),
+        None => Kept::Wire(
+            pb::MatchEvent::decode(row.kind.as_slice())
+                .map_err(|e| undecodable("event", e))?
+                .kind
+                .ok_or_else(|| undecodable("event", format!("seq {} has no kind", row.seq)))?,
+        ),
+    };
+    Ok(KeptEvent {
         seq: row.seq,
         version: row.version,
         time: from_nanos(row.time_nanos),
@@ -297,7 +344,7 @@ pub fn event_from_row(row: &EventRow) -> Result<NewEvent, Undecodable> {
             .map_or(Visibility::Public, |s| Visibility::Seat(Seat(s))),
         owner_name: row.owner_name.clone(),
         hidden_step: row.hidden_step,
-        kind,
+        content,
     })
 }
 
@@ -358,6 +405,7 @@ pub fn summary_from_bytes(bytes: &[u8]) -> Result<pb::Match, Undecodable> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hosting::event::MatchEvent;
 
     #[test]
     fn rows_decode_to_what_was_encoded() {
@@ -366,6 +414,10 @@ mod tests {
             seat: "second".into(),
             player_name: "bob".into(),
         });
+        let event = MatchEvent::SeatJoined {
+            seat: Seat(1),
+            player_name: "bob".into(),
+        };
         let mut log = super::super::log::EventLog::default();
         let seats = ["first", "second"];
         log.append(
@@ -374,21 +426,32 @@ mod tests {
             Visibility::Seat(Seat(1)),
             true,
             &seats,
+            event.clone(),
             kind.clone(),
         );
         let logged = &log.after(0)[0];
-        assert_eq!(
-            event_from_row(&event_row(logged)).unwrap(),
-            NewEvent {
-                seq: 1,
-                version: 2,
-                time,
-                visibility: Visibility::Seat(Seat(1)),
-                owner_name: "second".into(),
-                hidden_step: true,
-                kind,
+        let row = event_row(logged);
+        assert_eq!(row.kind[..2], OWN_FORMAT, "kept in the store's own format");
+        let kept = |content| KeptEvent {
+            seq: 1,
+            version: 2,
+            time,
+            visibility: Visibility::Seat(Seat(1)),
+            owner_name: "second".into(),
+            hidden_step: true,
+            content,
+        };
+        assert_eq!(event_from_row(&row).unwrap(), kept(Kept::Event(event)));
+        // A row stored before format 4 holds the wire message, and still reads.
+        let legacy = EventRow {
+            kind: pb::MatchEvent {
+                kind: Some(kind.clone()),
+                ..pb::MatchEvent::default()
             }
-        );
+            .encode_to_vec(),
+            ..row
+        };
+        assert_eq!(event_from_row(&legacy).unwrap(), kept(Kept::Wire(kind)));
 
         let hash = TokenHash::of("secret");
         let inputs = [
@@ -399,13 +462,20 @@ mod tests {
             },
             Input::Acted {
                 seat: Seat(0),
-                action: pb::Action::default(),
+                action: RecordedAction::Notation("e2-e4".into()),
                 for_timeout: false,
             },
             Input::Acted {
                 seat: Seat(1),
-                action: pb::Action::default(),
+                action: RecordedAction::Notation(String::new()),
                 for_timeout: true,
+            },
+            Input::Acted {
+                seat: Seat(1),
+                action: RecordedAction::Typed(pb::Action {
+                    game: Some(pb::action::Game::KingsGoal(pb::KingsGoalAction::default())),
+                }),
+                for_timeout: false,
             },
             Input::Resigned { seat: Seat(1) },
             Input::TimedOut {
@@ -434,6 +504,7 @@ mod tests {
         let setup = MatchSetup {
             match_id: "m".into(),
             variant_id: "soccer-chess".into(),
+            rules_version: "1".into(),
             options: [(
                 "sets_per_game".to_owned(),
                 pitchmate_rules::OptionValue::Int(2),
@@ -453,7 +524,7 @@ mod tests {
                 abandon_after: Duration::from_secs(30),
             },
         };
-        let bytes = setup_to_bytes(&setup, "1");
+        let bytes = setup_to_bytes(&setup);
         assert_eq!(setup_from_bytes(&bytes).unwrap(), setup);
         assert!(setup_from_bytes(&[0xff, 0xff]).is_err());
 
@@ -461,7 +532,7 @@ mod tests {
         // SplitMix64 seed (the field is reserved in the contract now, so it is written by hand).
         let mut legacy = pb::ReplayHeader {
             chance: None,
-            ..replay_header(&setup, "1", false)
+            ..replay_header(&setup, false)
         }
         .encode_to_vec();
         legacy.push(5 << 3);
@@ -482,18 +553,19 @@ mod tests {
         let setup = MatchSetup {
             match_id: "m".into(),
             variant_id: "gridiron".into(),
+            rules_version: "1".into(),
             options: Default::default(),
             chance: MatchChance::draw(None).unwrap(),
             start_position: None,
             create_time: SystemTime::now(),
             hosting: Hosting::default(),
         };
-        let hidden = replay_header(&setup, "1", false).chance.unwrap();
+        let hidden = replay_header(&setup, false).chance.unwrap();
         assert!(hidden.seed.is_empty() && hidden.salt.is_empty() && !hidden.commitment.is_empty());
-        let shown = replay_header(&setup, "1", true).chance.unwrap();
+        let shown = replay_header(&setup, true).chance.unwrap();
         assert_eq!(shown.seed, setup.chance.seed.to_bytes());
         // Nothing secret goes into the stored setup's wire-compatible part.
-        let stored = setup_to_bytes(&setup, "1");
+        let stored = setup_to_bytes(&setup);
         let as_header = pb::ReplayHeader::decode(stored.as_slice()).unwrap();
         assert_eq!(as_header.chance, None);
     }

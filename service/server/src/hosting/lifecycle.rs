@@ -13,8 +13,9 @@ use prost::Message;
 use super::chance::SeedSource;
 use crate::store::LifecycleRow;
 
-/// Why a match ended, as the feed keeps it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Why a match ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum EndReason {
     Rules,
     Resignation,

@@ -15,6 +15,10 @@ use std::time::SystemTime;
 use pitchmate_proto::v1 as pb;
 use pitchmate_rules::{Seat, Viewer, Visibility};
 
+use super::event::MatchEvent;
+use super::setup::MatchSetup;
+use crate::games::HostedGame;
+
 /// The seats a numbering tells apart; every Pitchmate game has two.
 const SEATS: usize = 2;
 
@@ -75,6 +79,10 @@ pub struct LoggedEvent {
     pub owner_name: String,
     /// Part of a step only the owner may see (a hidden choice), private like all its events.
     pub hidden_step: bool,
+    /// What happened, in the hosting core's terms; `None` only in a log read for a replay from
+    /// rows stored before the store kept events in its own format.
+    pub event: Option<MatchEvent>,
+    /// How it looks on the wire, worked out once from `event`.
     pub kind: pb::match_event::Kind,
     numbers: Numbers,
 }
@@ -100,19 +108,10 @@ impl LoggedEvent {
         }
     }
 
-    /// Equal in what replaying the same inputs must reproduce: everything but the time it
-    /// happened, whether it was hidden (matches stored before hidden steps existed say not) and
-    /// the rules version a match was created under (see `Referee::rebuild`).
-    pub fn same_as(&self, other: &LoggedEvent) -> bool {
-        let kind = |event: &LoggedEvent| match &event.kind {
-            pb::match_event::Kind::MatchCreated(created) => {
-                pb::match_event::Kind::MatchCreated(pb::MatchCreated {
-                    rules_version: String::new(),
-                    ..created.clone()
-                })
-            }
-            kind => kind.clone(),
-        };
+    /// Equal in the envelope a rebuild must reproduce: place, version, visibility and owner;
+    /// not the time it happened, nor whether it was hidden (matches stored before hidden steps
+    /// existed say not).
+    pub fn same_place(&self, other: &KeptEvent) -> bool {
         (self.seq, self.version, self.visibility, &self.owner_name)
             == (
                 other.seq,
@@ -120,7 +119,6 @@ impl LoggedEvent {
                 other.visibility,
                 &other.owner_name,
             )
-            && kind(self) == kind(other)
     }
 
     pub fn ends_match(&self) -> bool {
@@ -137,21 +135,55 @@ pub struct NewEvent {
     pub visibility: Visibility,
     pub owner_name: String,
     pub hidden_step: bool,
+    pub event: Option<MatchEvent>,
     pub kind: pb::match_event::Kind,
 }
 
-impl From<&LoggedEvent> for NewEvent {
-    /// The event as the log was given it: what restoring a log takes back.
-    fn from(event: &LoggedEvent) -> Self {
-        NewEvent {
-            seq: event.seq,
-            version: event.version,
-            time: event.time,
-            visibility: event.visibility,
-            owner_name: event.owner_name.clone(),
-            hidden_step: event.hidden_step,
-            kind: event.kind.clone(),
-        }
+/// An event as the store kept it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KeptEvent {
+    pub seq: u64,
+    pub version: u64,
+    pub time: SystemTime,
+    pub visibility: Visibility,
+    pub owner_name: String,
+    pub hidden_step: bool,
+    pub content: Kept,
+}
+
+/// What the store kept of an event.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Kept {
+    /// The event itself (storage format 4 on).
+    Event(MatchEvent),
+    /// Only how it looked on the wire when it was stored: rows written before the store kept
+    /// events in its own format.
+    Wire(pb::match_event::Kind),
+}
+
+impl KeptEvent {
+    /// The event ready for a log, its wire form worked out now where the store kept the event
+    /// itself.
+    pub fn into_new(self, setup: &MatchSetup, game: &dyn HostedGame) -> Result<NewEvent, String> {
+        let (event, kind) = match self.content {
+            Kept::Event(event) => {
+                let kind = event
+                    .to_wire(setup, game)
+                    .map_err(|e| format!("event {}: {e}", self.seq))?;
+                (Some(event), kind)
+            }
+            Kept::Wire(kind) => (None, kind),
+        };
+        Ok(NewEvent {
+            seq: self.seq,
+            version: self.version,
+            time: self.time,
+            visibility: self.visibility,
+            owner_name: self.owner_name,
+            hidden_step: self.hidden_step,
+            event,
+            kind,
+        })
     }
 }
 
@@ -180,7 +212,8 @@ impl EventLog {
 
     /// Appends an event that happened at `time`, at whole version `version`, numbering it;
     /// `seats` names the owner of a private event. `hidden_step`: the event belongs to a step
-    /// only its (private) owner may see.
+    /// only its (private) owner may see. `kind` is the event's wire form.
+    #[allow(clippy::too_many_arguments)]
     pub fn append(
         &mut self,
         time: SystemTime,
@@ -188,6 +221,7 @@ impl EventLog {
         visibility: Visibility,
         hidden_step: bool,
         seats: &[&'static str],
+        event: MatchEvent,
         kind: pb::match_event::Kind,
     ) {
         let owner_name = match visibility {
@@ -201,6 +235,7 @@ impl EventLog {
             visibility,
             owner_name,
             hidden_step: hidden_step && visibility != Visibility::Public,
+            event: Some(event),
             kind,
         });
     }
@@ -217,6 +252,7 @@ impl EventLog {
             visibility: event.visibility,
             owner_name: event.owner_name,
             hidden_step: event.hidden_step,
+            event: event.event,
             kind: event.kind,
             numbers: Numbers::default(),
         };
@@ -288,7 +324,15 @@ mod tests {
         let mut log = EventLog::default();
         for _ in 0..5 {
             let now = SystemTime::now();
-            log.append(now, 0, Visibility::Public, false, &NAMES, joined("first"));
+            log.append(
+                now,
+                0,
+                Visibility::Public,
+                false,
+                &NAMES,
+                MatchEvent::Started,
+                joined("first"),
+            );
         }
         let seqs: Vec<u64> = log.after(0).iter().map(|e| e.seq).collect();
         assert_eq!(seqs, [1, 2, 3, 4, 5]);
@@ -306,18 +350,67 @@ mod tests {
         let mut log = EventLog::default();
         let now = SystemTime::now();
         let private = Visibility::Seat(Seat(1));
-        log.append(now, 1, Visibility::Public, false, &NAMES, joined("a"));
-        log.append(now, 1, Visibility::Public, false, &NAMES, joined("b"));
-        log.append(now, 2, private, true, &NAMES, joined("c"));
-        log.append(now, 2, private, true, &NAMES, joined("d"));
-        log.append(now, 3, private, true, &NAMES, joined("e"));
-        log.append(now, 4, Visibility::Public, false, &NAMES, joined("f"));
+        log.append(
+            now,
+            1,
+            Visibility::Public,
+            false,
+            &NAMES,
+            MatchEvent::Started,
+            joined("a"),
+        );
+        log.append(
+            now,
+            1,
+            Visibility::Public,
+            false,
+            &NAMES,
+            MatchEvent::Started,
+            joined("b"),
+        );
+        log.append(
+            now,
+            2,
+            private,
+            true,
+            &NAMES,
+            MatchEvent::Started,
+            joined("c"),
+        );
+        log.append(
+            now,
+            2,
+            private,
+            true,
+            &NAMES,
+            MatchEvent::Started,
+            joined("d"),
+        );
+        log.append(
+            now,
+            3,
+            private,
+            true,
+            &NAMES,
+            MatchEvent::Started,
+            joined("e"),
+        );
+        log.append(
+            now,
+            4,
+            Visibility::Public,
+            false,
+            &NAMES,
+            MatchEvent::Started,
+            joined("f"),
+        );
         log.append(
             now,
             4,
             Visibility::Seat(Seat(0)),
             false,
             &NAMES,
+            MatchEvent::Started,
             joined("g"),
         );
         log
@@ -362,15 +455,40 @@ mod tests {
     fn hidden_steps_leave_the_others_numbers_as_they_were() {
         let mut plain = EventLog::default();
         let now = SystemTime::now();
-        plain.append(now, 1, Visibility::Public, false, &NAMES, joined("a"));
-        plain.append(now, 1, Visibility::Public, false, &NAMES, joined("b"));
-        plain.append(now, 2, Visibility::Public, false, &NAMES, joined("f"));
+        plain.append(
+            now,
+            1,
+            Visibility::Public,
+            false,
+            &NAMES,
+            MatchEvent::Started,
+            joined("a"),
+        );
+        plain.append(
+            now,
+            1,
+            Visibility::Public,
+            false,
+            &NAMES,
+            MatchEvent::Started,
+            joined("b"),
+        );
+        plain.append(
+            now,
+            2,
+            Visibility::Public,
+            false,
+            &NAMES,
+            MatchEvent::Started,
+            joined("f"),
+        );
         plain.append(
             now,
             2,
             Visibility::Seat(Seat(0)),
             false,
             &NAMES,
+            MatchEvent::Started,
             joined("g"),
         );
         let hidden = with_hidden_steps();
@@ -399,6 +517,7 @@ mod tests {
                 visibility: e.visibility,
                 owner_name: e.owner_name.clone(),
                 hidden_step: e.hidden_step,
+                event: e.event.clone(),
                 kind: e.kind.clone(),
             })
             .collect();

@@ -13,6 +13,7 @@ pub mod actor;
 pub mod chance;
 pub mod clock;
 pub mod durable;
+pub mod event;
 pub mod feed;
 pub mod lifecycle;
 pub mod log;
@@ -21,6 +22,7 @@ pub mod referee;
 mod referee_tests;
 #[cfg(test)]
 mod registry_tests;
+pub mod setup;
 pub mod slots;
 pub mod stream;
 pub mod token;
@@ -38,7 +40,7 @@ pub use chance::MatchChance;
 pub use referee::{MatchSetup, SeatCall, Submission};
 
 use crate::error::ServiceError;
-use crate::games::{GameRegistry, option_from_proto};
+use crate::games::{GameRegistry, HostedGame, option_from_proto};
 use crate::store::{Store, StoreError, StoreHealth, StoredMatch};
 use log::EventLog;
 use slots::{Slot, Slots};
@@ -236,6 +238,7 @@ impl MatchRegistry {
         let setup = MatchSetup {
             match_id: uuid::Uuid::new_v4().to_string(),
             variant_id: request.variant_id,
+            rules_version: game.info().rules_version.to_owned(),
             options: resolved.all().clone(),
             chance,
             start_position: position,
@@ -394,12 +397,18 @@ impl MatchRegistry {
         };
         let setup =
             durable::setup_from_bytes(&stored.row.setup).map_err(|e| undecodable(e.to_string()))?;
+        // The game works out the wire form of what the store kept of its actions and events.
+        let game = start_game(&self.games, &setup).map_err(undecodable)?;
         let events = stored
             .events
             .iter()
-            .map(durable::event_from_row)
+            .map(|row| {
+                durable::event_from_row(row)
+                    .map_err(|e| e.to_string())?
+                    .into_new(&setup, game.as_ref())
+            })
             .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| undecodable(e.to_string()))?;
+            .map_err(undecodable)?;
         // The stored log, not the summary, says whether it is over: the summary may trail it.
         let ended = events.iter().rev().find_map(|e| match &e.kind {
             pb::match_event::Kind::MatchEnded(ended) => ended.result.clone(),
@@ -426,7 +435,7 @@ impl MatchRegistry {
             seats: summary.seats,
             status,
             result,
-            ..durable::replay_header(&setup, &summary.rules_version, over)
+            ..durable::replay_header(&setup, over)
         };
         Ok(pb::GetReplayResponse {
             header: Some(header),
@@ -568,13 +577,18 @@ fn rebuild(
     stored: &StoredMatch,
 ) -> Result<MatchHandle, String> {
     let setup = durable::setup_from_bytes(&stored.row.setup).map_err(|e| e.to_string())?;
-    let game = games
+    let game = start_game(games, &setup)?;
+    actor::restore(stored, game, actors)
+}
+
+/// A fresh game as a stored match's setup says.
+fn start_game(games: &GameRegistry, setup: &MatchSetup) -> Result<Box<dyn HostedGame>, String> {
+    games
         .start(
             &setup.variant_id,
             &setup.options,
             setup.chance.seed,
             setup.start_position.clone(),
         )
-        .map_err(|e| format!("the game cannot start as stored: {e}"))?;
-    actor::restore(stored, game, actors)
+        .map_err(|e| format!("the game cannot start as stored: {e}"))
 }

@@ -33,33 +33,20 @@
 //! Expiry: a match whose seats are not all taken `expire_unstarted_after` its creation is
 //! aborted (an input and a `match_ended` event with reason EXPIRED, like any ending).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::time::{Duration, SystemTime};
 
 use pitchmate_proto::v1 as pb;
-use pitchmate_rules::{OptionValue, Outcome, Seat, Turn, VariantInfo, Viewer, Visibility};
+use pitchmate_rules::{Outcome, Seat, Turn, VariantInfo, Viewer, Visibility};
 
-use super::chance::MatchChance;
-use super::clock::{Clocks, Hosting, TimeoutPolicy};
+use super::clock::{Clocks, TimeoutPolicy};
+use super::event::{MatchEnd, MatchEvent};
 use super::lifecycle::{EndReason, Ending, LifecycleEntry, LifecycleKind, SeatHolder};
-use super::log::{EventLog, NewEvent};
+use super::log::{EventLog, Kept, KeptEvent, LoggedEvent, NewEvent};
+pub use super::setup::MatchSetup;
 use super::token::TokenHash;
 use crate::error::ServiceError;
 use crate::games::{ActionChoice, HostedGame, option_to_proto, turn_to_proto};
-
-/// What a match was created with: with [`Input`]s replayed in order, everything needed to
-/// rebuild it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MatchSetup {
-    pub match_id: String,
-    pub variant_id: String,
-    /// Every option in effect, defaults included.
-    pub options: BTreeMap<String, OptionValue>,
-    pub chance: MatchChance,
-    pub start_position: Option<String>,
-    pub create_time: SystemTime,
-    pub hosting: Hosting,
-}
 
 /// An accepted input, in the order accepted.
 #[derive(Clone, Debug, PartialEq)]
@@ -70,11 +57,10 @@ pub enum Input {
         player_name: String,
         token_hash: TokenHash,
     },
-    /// The action in canonical typed form; `for_timeout` when the server played it for a seat
-    /// that ran out of time.
+    /// `for_timeout` when the server played it for a seat that ran out of time.
     Acted {
         seat: Seat,
-        action: pb::Action,
+        action: RecordedAction,
         for_timeout: bool,
     },
     Resigned {
@@ -99,6 +85,25 @@ pub enum Input {
     },
     /// Not every seat was taken in time; the match was aborted.
     Expired,
+}
+
+/// An accepted action as kept to be replayed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RecordedAction {
+    /// In the game's canonical notation, which reads back as the same action in the same state.
+    Notation(String),
+    /// In the typed form of the wire contract: actions stored before the store kept its own
+    /// format.
+    Typed(pb::Action),
+}
+
+impl RecordedAction {
+    fn choice(self) -> ActionChoice {
+        match self {
+            RecordedAction::Notation(notation) => ActionChoice::Notation(notation),
+            RecordedAction::Typed(action) => ActionChoice::Typed(action),
+        }
+    }
 }
 
 /// The calls by which a seat ends a match, or offers to, besides playing.
@@ -227,16 +232,14 @@ impl Referee {
         referee.record_lifecycle(LifecycleKind::Created {
             seed_source: referee.setup.chance.source,
         });
-        referee.record(
-            Visibility::Public,
-            pb::match_event::Kind::MatchCreated(pb::MatchCreated {
-                variant_id: referee.setup.variant_id.clone(),
-                rules_version: referee.game.info().rules_version.to_owned(),
-                chance: referee.setup.chance.announcement(),
-            }),
-        );
-        for (event, visibility) in referee.game.opening_events() {
-            referee.record(visibility, pb::match_event::Kind::GameEvent(event));
+        referee.record(Visibility::Public, MatchEvent::Created);
+        for event in referee.game.opening_events() {
+            referee.record_played(
+                event.visibility,
+                false,
+                MatchEvent::Game { event: event.value },
+                pb::match_event::Kind::GameEvent(event.wire),
+            );
         }
         referee
     }
@@ -262,7 +265,7 @@ impl Referee {
                     for_timeout,
                 } => {
                     self.require_active()?;
-                    self.act(seat, &ActionChoice::Typed(action), for_timeout)?;
+                    self.act(seat, &action.choice(), for_timeout)?;
                 }
                 Input::TimedOut { seat, forfeited } => {
                     self.require_active()?;
@@ -296,54 +299,86 @@ impl Referee {
         Ok(())
     }
 
-    /// Rebuilds a stored match: replays its inputs against a fresh game, each at its stored
-    /// events' time, and checks that this reproduces the stored events. A difference means the
+    /// Rebuilds a stored match: replays its inputs against a fresh game, each at its kept
+    /// events' time, and checks that this reproduces the kept events: the events themselves
+    /// where the store kept them, else their wire form as it was stored. A difference means the
     /// rules changed under the match: it is refused rather than continued on a history it did
-    /// not have. The stored log is kept (original times, and the rules version the match was
-    /// created under), with the steps the rules now tell are hidden marked so (matches stored
-    /// before hidden steps existed have none marked), and so are the stored answers to retries.
+    /// not have. The kept times are kept, so are the steps the rules now tell are hidden
+    /// (matches stored before hidden steps existed have none marked), and the kept answers to
+    /// retries.
     pub fn rebuild(
         setup: MatchSetup,
         game: Box<dyn HostedGame>,
         expire_unstarted_after: Option<Duration>,
         inputs: Vec<Input>,
-        events: Vec<NewEvent>,
+        kept: Vec<KeptEvent>,
         answered: impl IntoIterator<Item = ((Seat, String), Answered)>,
     ) -> Result<Self, String> {
         let mut referee = Self::new(setup, game, expire_unstarted_after);
-        let times: Vec<SystemTime> = events.iter().map(|e| e.time).collect();
+        let times: Vec<SystemTime> = kept.iter().map(|e| e.time).collect();
         referee
             .replay(inputs, &times)
             .map_err(|e| format!("replaying the stored inputs failed: {e}"))?;
         let rebuilt = referee.log.after(0);
-        let stored_log = EventLog::restore(events.clone())?;
-        let stored = stored_log.after(0);
-        if let Some(index) = (0..rebuilt.len().max(stored.len())).find(
-            |&i| !matches!((rebuilt.get(i), stored.get(i)), (Some(a), Some(b)) if a.same_as(b)),
-        ) {
+        if let Some(index) = (0..rebuilt.len().max(kept.len())).find(|&i| {
+            !matches!((rebuilt.get(i), kept.get(i)),
+                (Some(a), Some(b)) if a.same_place(b) && referee.reproduces(a, &b.content))
+        }) {
             return Err(format!(
                 "replaying gives {} events where {} are stored, differing from seq {}: the rules \
                  no longer reproduce this match",
                 rebuilt.len(),
-                stored.len(),
+                kept.len(),
                 index + 1
             ));
         }
-        let hidden: Vec<bool> = rebuilt.iter().map(|e| e.hidden_step).collect();
-        referee.log = EventLog::restore(
-            events
-                .into_iter()
-                .zip(hidden)
-                .map(|(event, hidden_step)| NewEvent {
-                    hidden_step,
-                    ..event
+        let events = kept
+            .into_iter()
+            .zip(rebuilt)
+            .map(|(kept, rebuilt)| {
+                let (event, kind) = match kept.content {
+                    // The wire form as stored: the rules version the match was created under.
+                    Kept::Wire(kind) => (rebuilt.event.clone(), kind),
+                    Kept::Event(event) => {
+                        let kind = event
+                            .to_wire(&referee.setup, referee.game.as_ref())
+                            .map_err(|e| format!("event {}: {e}", kept.seq))?;
+                        (Some(event), kind)
+                    }
+                };
+                Ok(NewEvent {
+                    seq: kept.seq,
+                    version: kept.version,
+                    time: kept.time,
+                    visibility: kept.visibility,
+                    owner_name: kept.owner_name,
+                    hidden_step: rebuilt.hidden_step,
+                    event,
+                    kind,
                 })
-                .collect(),
-        )?;
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        referee.log = EventLog::restore(events)?;
         referee.answered.extend(answered);
         // Replaying recorded them again; the store has them from when they happened.
         referee.lifecycle.clear();
         Ok(referee)
+    }
+
+    /// Whether a rebuilt event is what the store kept.
+    fn reproduces(&self, rebuilt: &LoggedEvent, kept: &Kept) -> bool {
+        match (kept, &rebuilt.event) {
+            (Kept::Event(kept), Some(event)) => event.same_as(kept, self.game.as_ref()),
+            // The rules version the match was created under is in the kept wire form; the
+            // rebuilt one names today's.
+            (Kept::Wire(pb::match_event::Kind::MatchCreated(kept)), _) => {
+                matches!(&rebuilt.kind, pb::match_event::Kind::MatchCreated(created)
+                    if pb::MatchCreated { rules_version: String::new(), ..created.clone() }
+                        == pb::MatchCreated { rules_version: String::new(), ..kept.clone() })
+            }
+            (Kept::Wire(kind), _) => rebuilt.kind == *kind,
+            (Kept::Event(_), None) => false,
+        }
     }
 
     pub fn setup(&self) -> &MatchSetup {
@@ -541,21 +576,34 @@ impl Referee {
             .collect()
     }
 
-    /// Appends to the log.
-    fn record(&mut self, visibility: Visibility, kind: pb::match_event::Kind) {
-        self.record_in_step(visibility, false, kind);
+    /// Appends an event of the hosting to the log; none of them holds a game's value, so
+    /// working out its wire form cannot fail.
+    fn record(&mut self, visibility: Visibility, event: MatchEvent) {
+        let kind = event
+            .to_wire(&self.setup, self.game.as_ref())
+            .expect("hosting events hold no game values");
+        self.record_played(visibility, false, event, kind);
     }
 
-    /// Appends an event of a step that is hidden (only its seat may see it) or not.
-    fn record_in_step(
+    /// Appends an event whose wire form the game gave with it, of a step that is hidden (only
+    /// its seat may see it) or not.
+    fn record_played(
         &mut self,
         visibility: Visibility,
         hidden: bool,
+        event: MatchEvent,
         kind: pb::match_event::Kind,
     ) {
         let seats = self.seat_names();
-        self.log
-            .append(self.moment, self.version, visibility, hidden, &seats, kind);
+        self.log.append(
+            self.moment,
+            self.version,
+            visibility,
+            hidden,
+            &seats,
+            event,
+            kind,
+        );
     }
 
     /// Seats a player on the named seat, or on the first free one; the last seat taken starts
@@ -612,10 +660,7 @@ impl Referee {
         });
         self.record(
             Visibility::Public,
-            pb::match_event::Kind::SeatJoined(pb::SeatJoined {
-                seat: seat_name.to_owned(),
-                player_name,
-            }),
+            MatchEvent::SeatJoined { seat, player_name },
         );
         tracing::info!(seat = seat_name, "seat taken");
         self.record_lifecycle(LifecycleKind::SeatTaken {
@@ -627,10 +672,7 @@ impl Referee {
             self.record_lifecycle(LifecycleKind::Started {
                 seats: self.seat_holders(),
             });
-            self.record(
-                Visibility::Public,
-                pb::match_event::Kind::MatchStarted(pb::MatchStarted {}),
-            );
+            self.record(Visibility::Public, MatchEvent::Started);
             tracing::info!("match started");
             self.after_change();
         }
@@ -752,10 +794,7 @@ impl Referee {
         // step counts in the seat's numbering only (see `log`).
         let own = Visibility::Seat(seat);
         let hidden = played.action_visibility == own
-            && played
-                .events
-                .iter()
-                .all(|(_, visibility)| *visibility == own)
+            && played.events.iter().all(|event| event.visibility == own)
             && self.game.outcome().is_none()
             && !self.turn_is_new();
         if !for_timeout {
@@ -768,21 +807,31 @@ impl Referee {
         }
         tracing::debug!(seat = self.seat_name(seat), notation = %played.notation, "action taken");
         self.version += 1;
-        self.record_in_step(
+        self.record_played(
             played.action_visibility,
             hidden,
+            MatchEvent::ActionTaken {
+                seat,
+                action: played.action_value,
+                notation: played.notation.clone(),
+            },
             pb::match_event::Kind::ActionTaken(pb::ActionTaken {
                 seat: self.seat_name(seat).to_owned(),
-                action: Some(played.action.clone()),
-                notation: played.notation,
+                action: Some(played.action),
+                notation: played.notation.clone(),
             }),
         );
-        for (event, visibility) in played.events {
-            self.record_in_step(visibility, hidden, pb::match_event::Kind::GameEvent(event));
+        for event in played.events {
+            self.record_played(
+                event.visibility,
+                hidden,
+                MatchEvent::Game { event: event.value },
+                pb::match_event::Kind::GameEvent(event.wire),
+            );
         }
         self.inputs.push(Input::Acted {
             seat,
-            action: played.action,
+            action: RecordedAction::Notation(played.notation),
             for_timeout,
         });
         self.after_change();
@@ -855,58 +904,51 @@ impl Referee {
     /// Applies a checked call: logs its input and event, and ends the match unless it offers a
     /// draw.
     fn apply_call(&mut self, seat: Seat, call: SeatCall) {
-        let name = self.seat_name(seat).to_owned();
-        let opponent = seat.opponent();
+        let name = self.seat_name(seat);
         let finished = pb::MatchStatus::Finished;
-        let (input, kind, winner, reason, detail, status) = match call {
+        let (input, event, winner, reason, detail, status) = match call {
             SeatCall::OfferDraw => {
                 self.inputs.push(Input::OfferedDraw { seat });
                 self.draw_offer = Some(seat);
-                self.record(
-                    Visibility::Public,
-                    pb::match_event::Kind::DrawOffered(pb::DrawOffered { seat: name }),
-                );
+                self.record(Visibility::Public, MatchEvent::DrawOffered { seat });
                 return;
             }
             SeatCall::Resign => (
                 Input::Resigned { seat },
-                pb::match_event::Kind::Resigned(pb::Resigned { seat: name.clone() }),
-                Some(opponent),
-                pb::ResultReason::Resignation,
+                MatchEvent::Resigned { seat },
+                Some(seat.opponent()),
+                EndReason::Resignation,
                 format!("`{name}` resigned"),
                 finished,
             ),
             SeatCall::AcceptDraw => (
                 Input::AcceptedDraw { seat },
-                pb::match_event::Kind::DrawAccepted(pb::DrawAccepted { seat: name.clone() }),
+                MatchEvent::DrawAccepted { seat },
                 None,
-                pb::ResultReason::DrawAgreed,
+                EndReason::DrawAgreed,
                 "draw agreed".to_owned(),
                 finished,
             ),
             SeatCall::Abort => (
                 Input::Aborted { seat },
-                pb::match_event::Kind::MatchAborted(pb::MatchAborted { seat: name.clone() }),
+                MatchEvent::Aborted { seat },
                 None,
-                pb::ResultReason::Aborted,
+                EndReason::Aborted,
                 format!("`{name}` aborted the match before anyone played"),
                 pb::MatchStatus::Aborted,
             ),
             SeatCall::ClaimVictory => (
                 Input::ClaimedVictory { seat },
-                pb::match_event::Kind::VictoryClaimed(pb::VictoryClaimed {
-                    seat: name.clone(),
-                    opponent: self.seat_name(opponent).to_owned(),
-                }),
+                MatchEvent::VictoryClaimed { seat },
                 Some(seat),
-                pb::ResultReason::Abandoned,
+                EndReason::Abandoned,
                 format!("`{name}` claimed victory: the opponent stayed disconnected"),
                 finished,
             ),
         };
         self.inputs.push(input);
         self.version += 1;
-        self.record(Visibility::Public, kind);
+        self.record(Visibility::Public, event);
         let outcome = Outcome {
             winner,
             scores: self.game.scores(),
@@ -946,7 +988,7 @@ impl Referee {
             scores: self.game.scores(),
             reason: "not every seat was taken in time".to_owned(),
         };
-        self.end(outcome, pb::ResultReason::Expired, pb::MatchStatus::Aborted);
+        self.end(outcome, EndReason::Expired, pb::MatchStatus::Aborted);
     }
 
     /// A seat's clock ran out: apply the timeout policy.
@@ -990,11 +1032,11 @@ impl Referee {
         tracing::info!(seat = name, forfeited, "time ran out");
         self.record(
             Visibility::Public,
-            pb::match_event::Kind::TimedOut(pb::TimedOut {
-                seat: name.to_owned(),
+            MatchEvent::TimedOut {
+                seat,
                 consecutive: self.consecutive_timeouts[index],
                 forfeited,
-            }),
+            },
         );
         if forfeited {
             self.version += 1;
@@ -1003,11 +1045,7 @@ impl Referee {
                 scores: self.game.scores(),
                 reason: format!("`{name}` ran out of time"),
             };
-            self.end(
-                outcome,
-                pb::ResultReason::Timeout,
-                pb::MatchStatus::Finished,
-            );
+            self.end(outcome, EndReason::Timeout, pb::MatchStatus::Finished);
         }
     }
 
@@ -1022,7 +1060,7 @@ impl Referee {
     /// After a state change: end the match if the rules say so, else announce a new turn.
     fn after_change(&mut self) {
         if let Some(outcome) = self.game.outcome() {
-            self.end(outcome, pb::ResultReason::Rules, pb::MatchStatus::Finished);
+            self.end(outcome, EndReason::Rules, pb::MatchStatus::Finished);
             return;
         }
         if self.turn_is_new() {
@@ -1045,15 +1083,12 @@ impl Referee {
                     self.clocks.start(seat, self.moment);
                 }
             }
-            let names = self.seat_names();
-            let info = turn_to_proto(&turn, &names);
             self.record(
                 Visibility::Public,
-                pb::match_event::Kind::TurnStarted(pb::TurnStarted {
-                    turn: Some(info),
-                    deadline: self.clocks.next_deadline().map(|(_, at)| at.into()),
-                    clocks: self.clocks.to_proto(self.moment, &names),
-                }),
+                MatchEvent::TurnStarted {
+                    turn: turn.clone(),
+                    clocks: self.clocks.readings(self.moment),
+                },
             );
             self.announced = Some(turn);
         }
@@ -1080,17 +1115,14 @@ impl Referee {
             .collect()
     }
 
-    fn end(&mut self, outcome: Outcome, reason: pb::ResultReason, status: pb::MatchStatus) {
-        let names = self.seat_names();
-        let result = pb::MatchResult {
-            winner: outcome
-                .winner
-                .map(|s| names[s.index()].to_owned())
-                .unwrap_or_default(),
-            scores: crate::games::scores_to_proto(&outcome.scores, &names),
-            reason: reason as i32,
+    fn end(&mut self, outcome: Outcome, reason: EndReason, status: pb::MatchStatus) {
+        let end = MatchEnd {
+            winner: outcome.winner,
+            scores: outcome.scores,
+            reason,
             detail: outcome.reason,
         };
+        let result = end.to_proto(&self.seat_names());
         self.status = status;
         self.clocks.stop_all();
         self.draw_offer = None;
@@ -1099,30 +1131,13 @@ impl Referee {
             ending: Ending {
                 finished: status == pb::MatchStatus::Finished,
                 winner: result.winner.clone(),
-                scores: outcome.scores.clone(),
-                reason: end_reason(reason),
-                detail: result.detail.clone(),
+                scores: end.scores.clone(),
+                reason,
+                detail: end.detail.clone(),
             },
             seats: self.seat_holders(),
         });
-        self.result = Some(result.clone());
-        self.record(
-            Visibility::Public,
-            pb::match_event::Kind::MatchEnded(pb::MatchEnded {
-                result: Some(result),
-            }),
-        );
-    }
-}
-
-fn end_reason(reason: pb::ResultReason) -> EndReason {
-    match reason {
-        pb::ResultReason::Resignation => EndReason::Resignation,
-        pb::ResultReason::Timeout => EndReason::Timeout,
-        pb::ResultReason::DrawAgreed => EndReason::DrawAgreed,
-        pb::ResultReason::Aborted => EndReason::Aborted,
-        pb::ResultReason::Abandoned => EndReason::Abandoned,
-        pb::ResultReason::Expired => EndReason::Expired,
-        pb::ResultReason::Rules | pb::ResultReason::Unspecified => EndReason::Rules,
+        self.result = Some(result);
+        self.record(Visibility::Public, MatchEvent::Ended(end));
     }
 }

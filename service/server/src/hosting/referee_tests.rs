@@ -11,7 +11,7 @@ use pitchmate_rules::{Seat, Seed, Viewer};
 
 use super::chance::MatchChance;
 use super::clock::{Hosting, TimeControl, TimeoutPolicy};
-use super::log::NewEvent;
+use super::durable;
 use super::referee::{Input, MatchSetup, Referee, SeatCall, Submission};
 use super::token::SeatToken;
 use crate::error::ServiceError;
@@ -47,6 +47,7 @@ impl Table {
         let setup = MatchSetup {
             match_id: "m".into(),
             variant_id: variant.into(),
+            rules_version: "1".into(),
             options: BTreeMap::new(),
             chance: MatchChance::draw(Some(5)).unwrap(),
             start_position: None,
@@ -159,24 +160,39 @@ impl Table {
         (status, result.reason(), result.winner)
     }
 
-    /// The match rebuilt from its inputs and events, as a restarted server does.
+    /// The match rebuilt from its inputs and events as the store keeps them, as a restarted
+    /// server does.
     fn rebuilt(&self) -> Table {
-        let events: Vec<NewEvent> = self
+        let events = self
             .referee
             .log()
             .after(0)
             .iter()
-            .map(|e| NewEvent::from(e.as_ref()))
+            .map(|e| durable::event_from_row(&durable::event_row(e)).unwrap())
+            .collect();
+        let inputs = self
+            .referee
+            .inputs()
+            .iter()
+            .enumerate()
+            .map(|(number, input)| {
+                durable::input_from_row(&durable::input_row(number, input)).unwrap()
+            })
             .collect();
         let referee = Referee::rebuild(
             self.referee.setup().clone(),
             game(self.variant),
             None,
-            self.referee.inputs().to_vec(),
+            inputs,
             events,
             [],
         )
         .unwrap();
+        assert_eq!(
+            referee.log().after(0),
+            self.referee.log().after(0),
+            "the rebuilt log is the original"
+        );
         Table {
             referee,
             variant: self.variant,

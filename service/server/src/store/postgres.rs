@@ -104,6 +104,11 @@ enum Migration {
     /// Schema 2: `appends` replaces `inputs`, `events` and `answers`, each match's rows moved
     /// into one append.
     OneRowPerAppend,
+    /// Schema 4: appends written from here on may hold actions and events in the match core's
+    /// own format rather than wire messages (see `hosting::durable`). The tables stay as they
+    /// are; the version keeps an older server, which could not read such rows, from opening
+    /// the database.
+    RowsInOwnFormat,
 }
 
 /// Each entry moves the schema one version up; the list only ever grows.
@@ -111,6 +116,7 @@ const MIGRATIONS: &[Migration] = &[
     Migration::Sql(ROW_PER_ITEM),
     Migration::OneRowPerAppend,
     Migration::Sql(LIFECYCLE),
+    Migration::RowsInOwnFormat,
 ];
 
 /// The most match tails the writer remembers; past that it forgets them all and reads each
@@ -361,6 +367,7 @@ async fn migrate(client: &mut Client) -> Result<(), StoreError> {
         match migration {
             Migration::Sql(statements) => transaction.batch_execute(statements).await?,
             Migration::OneRowPerAppend => one_row_per_append(&transaction).await?,
+            Migration::RowsInOwnFormat => {}
         }
     }
     transaction

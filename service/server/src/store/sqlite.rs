@@ -101,6 +101,11 @@ enum Migration {
     /// Schema 2: `appends` and `tails` replace `inputs`, `events` and `answers`, each match's
     /// rows moved into one append.
     OneRowPerAppend,
+    /// Schema 4: appends written from here on may hold actions and events in the match core's
+    /// own format rather than wire messages (see `hosting::durable`). The tables stay as they
+    /// are; the version keeps an older server, which could not read such rows, from opening
+    /// the database.
+    RowsInOwnFormat,
 }
 
 /// Each entry moves the schema one version up; the list only ever grows.
@@ -108,6 +113,7 @@ const MIGRATIONS: &[Migration] = &[
     Migration::Sql(ROW_PER_ITEM),
     Migration::OneRowPerAppend,
     Migration::Sql(LIFECYCLE),
+    Migration::RowsInOwnFormat,
 ];
 
 /// How often, at most, the writer folds the write-ahead log into the database file.
@@ -175,6 +181,7 @@ fn migrate(connection: &mut Connection) -> Result<(), StoreError> {
         match migration {
             Migration::Sql(statements) => transaction.execute_batch(statements)?,
             Migration::OneRowPerAppend => one_row_per_append(&transaction)?,
+            Migration::RowsInOwnFormat => {}
         }
     }
     transaction.execute("DELETE FROM schema_version", [])?;
