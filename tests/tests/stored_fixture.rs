@@ -1,8 +1,9 @@
 //! A database written by an earlier server opens in this one and every match in it carries on.
 //!
-//! `fixtures/store-v2/` holds a database written with schema version 2 by the server of its
-//! time, and a manifest of what the public API showed of each match when it was written (see
-//! its README). This server, started on a copy of it, must show every match as it was (status,
+//! `fixtures/store-v2/` and `fixtures/store-v4/` each hold a database written by the server of
+//! its time (schema 2, with actions and events as wire messages; schema 4, in the match core's
+//! own format), and a manifest of what the public API showed of each match when it was written
+//! (see their READMEs). This server, started on a copy of either, must show every match as it was (status,
 //! seats, numbering, turn, position, legal actions, hidden drafts, draw offer, result, chance),
 //! answer each recorded client action id as a duplicate, replay every finished match so that it
 //! verifies, and let every unfinished one be played to its end. Everything goes through the
@@ -20,14 +21,17 @@ use pitchmate_e2e::fixture::{
 };
 use pitchmate_e2e::{TestServer, history_so_far};
 
-const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/store-v2");
+/// Schema 2: actions and events as wire messages.
+const STORE_V2: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/store-v2");
+/// Schema 4: actions and events in the match core's own format.
+const STORE_V4: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/store-v4");
 
 /// How far from the stored deadline the clock may be read either way: the test's own clock
 /// and the moment the server handles the deadline may differ by this much.
 const CLOCK_MARGIN: Duration = Duration::from_secs(300);
 
-fn manifest() -> Manifest {
-    let path = Path::new(FIXTURE).join("manifest.json");
+fn manifest(fixture: &str) -> Manifest {
+    let path = Path::new(fixture).join("manifest.json");
     let text =
         std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("parse {}: {e}", path.display()))
@@ -401,8 +405,17 @@ async fn play_on(client: Client, stored: StoredMatch) -> pb::MatchResult {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_stored_database_opens_as_it_was_and_every_unfinished_match_plays_to_its_end() {
-    let manifest = manifest();
+async fn a_schema_2_database_opens_as_it_was_and_every_unfinished_match_plays_to_its_end() {
+    opens_as_it_was_and_plays_to_the_end(STORE_V2).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_schema_4_database_opens_as_it_was_and_every_unfinished_match_plays_to_its_end() {
+    opens_as_it_was_and_plays_to_the_end(STORE_V4).await;
+}
+
+async fn opens_as_it_was_and_plays_to_the_end(fixture: &str) {
+    let manifest = manifest(fixture);
     for state in State::ALL {
         assert!(
             manifest.matches.iter().any(|m| m.state == state),
@@ -422,8 +435,8 @@ async fn a_stored_database_opens_as_it_was_and_every_unfinished_match_plays_to_i
     );
 
     // The waiting matches are older than the default expiry of unstarted matches; here they
-    // must be found as they were stored (`stored_waiting_matches_expire` shows the expiry).
-    let server = TestServer::start_on_copy_of(&Path::new(FIXTURE).join("data"), |settings| {
+    // must be found as they were stored (`waiting_matches_expire` shows the expiry).
+    let server = TestServer::start_on_copy_of(&Path::new(fixture).join("data"), |settings| {
         settings.limits.expire_unstarted_secs = 0;
     })
     .await;
@@ -475,9 +488,18 @@ async fn a_stored_database_opens_as_it_was_and_every_unfinished_match_plays_to_i
 /// matches were stored longer ago than that: each is aborted at once with reason EXPIRED, and
 /// the expiry is an event of its history like any ending.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn stored_waiting_matches_expire() {
-    let manifest = manifest();
-    let server = TestServer::start_on_copy_of(&Path::new(FIXTURE).join("data"), |settings| {
+async fn waiting_matches_stored_with_schema_2_expire() {
+    waiting_matches_expire(STORE_V2).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn waiting_matches_stored_with_schema_4_expire() {
+    waiting_matches_expire(STORE_V4).await;
+}
+
+async fn waiting_matches_expire(fixture: &str) {
+    let manifest = manifest(fixture);
+    let server = TestServer::start_on_copy_of(&Path::new(fixture).join("data"), |settings| {
         settings.limits.expire_unstarted_secs = 1;
     })
     .await;
