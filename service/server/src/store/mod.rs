@@ -216,6 +216,26 @@ pub struct LifecycleRow {
     pub body: Vec<u8>,
 }
 
+/// Which matches a listing wants. Empty strings and `None` admit every match.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Listing {
+    pub variant_id: String,
+    /// The stored status number.
+    pub status: Option<i32>,
+    /// Matches in which a player of this name took a seat.
+    pub player_name: String,
+}
+
+/// One match of a listing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListedRow {
+    /// Its place in creation order: a later match has a greater key. Pages continue below it.
+    pub key: i64,
+    pub match_id: String,
+    /// The encoded summary as of the last status change or unload.
+    pub summary: Vec<u8>,
+}
+
 /// Everything stored about one match.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredMatch {
@@ -263,6 +283,25 @@ impl Backend {
         match self {
             Self::Sqlite(store) => store.commit(batch).await,
             Self::Postgres(store) => store.commit(batch).await,
+        }
+    }
+
+    async fn list(
+        &self,
+        filter: &Listing,
+        before: Option<i64>,
+        limit: usize,
+    ) -> Result<Vec<ListedRow>, StoreError> {
+        match self {
+            Self::Sqlite(store) => store.list(filter.clone(), before, limit).await,
+            Self::Postgres(store) => store.list(filter, before, limit).await,
+        }
+    }
+
+    async fn with_status(&self, statuses: &[i32]) -> Result<Vec<String>, StoreError> {
+        match self {
+            Self::Sqlite(store) => store.with_status(statuses.to_vec()).await,
+            Self::Postgres(store) => store.with_status(statuses).await,
         }
     }
 
@@ -462,6 +501,22 @@ impl Store {
     /// Every match's row, oldest first.
     pub async fn matches(&self) -> Result<Vec<MatchRow>, StoreError> {
         self.backend.matches().await
+    }
+
+    /// Up to `limit` matches `filter` admits, newest first, created before the match with key
+    /// `before` (`None`: from the newest).
+    pub async fn list(
+        &self,
+        filter: &Listing,
+        before: Option<i64>,
+        limit: usize,
+    ) -> Result<Vec<ListedRow>, StoreError> {
+        self.backend.list(filter, before, limit).await
+    }
+
+    /// The ids of the matches with one of these statuses, by status, then in creation order.
+    pub async fn with_status(&self, statuses: &[i32]) -> Result<Vec<String>, StoreError> {
+        self.backend.with_status(statuses).await
     }
 
     /// Everything stored about a match, `None` when there is no such match.

@@ -23,12 +23,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tokio::sync::{Mutex, Notify};
+use tokio_postgres::types::ToSql;
 use tokio_postgres::{Client, Config, NoTls, Row, Statement, Transaction};
 
 use super::packed::{Tail, Unpacked};
 use super::{
-    AnswerRow, EventRow, InputKind, InputRow, LifecycleRow, MatchRow, StoreError, StoredMatch,
-    Write,
+    AnswerRow, EventRow, InputKind, InputRow, LifecycleRow, ListedRow, Listing, MatchRow,
+    StoreError, StoredMatch, Write,
 };
 
 /// Schema 1: a row per input, per event and per answer.
@@ -98,6 +99,17 @@ const LIFECYCLE: &str = "
     );
 ";
 
+/// Schema 5: listings read from the store, filtered by status, variant or player, newest first.
+const LISTINGS: &str = "
+    CREATE INDEX matches_by_status ON matches (status, created);
+    CREATE INDEX matches_by_variant ON matches (variant_id, created);
+    CREATE TABLE players (
+        player_name TEXT NOT NULL,
+        match_key BIGINT NOT NULL REFERENCES matches (created),
+        PRIMARY KEY (player_name, match_key)
+    );
+";
+
 enum Migration {
     /// Statements run as they are.
     Sql(&'static str),
@@ -109,6 +121,9 @@ enum Migration {
     /// are; the version keeps an older server, which could not read such rows, from opening
     /// the database.
     RowsInOwnFormat,
+    /// Schema 5: [`LISTINGS`], the players of the matches stored so far read from their
+    /// appends.
+    Listings,
 }
 
 /// Each entry moves the schema one version up; the list only ever grows.
@@ -117,6 +132,7 @@ const MIGRATIONS: &[Migration] = &[
     Migration::OneRowPerAppend,
     Migration::Sql(LIFECYCLE),
     Migration::RowsInOwnFormat,
+    Migration::Listings,
 ];
 
 /// The most match tails the writer remembers; past that it forgets them all and reads each
@@ -368,6 +384,10 @@ async fn migrate(client: &mut Client) -> Result<(), StoreError> {
             Migration::Sql(statements) => transaction.batch_execute(statements).await?,
             Migration::OneRowPerAppend => one_row_per_append(&transaction).await?,
             Migration::RowsInOwnFormat => {}
+            Migration::Listings => {
+                transaction.batch_execute(LISTINGS).await?;
+                players_of_stored_matches(&transaction).await?;
+            }
         }
     }
     transaction
@@ -381,6 +401,26 @@ async fn migrate(client: &mut Client) -> Result<(), StoreError> {
         .await?;
     transaction.commit().await?;
     Ok(())
+}
+
+/// Schema 5: the players of every match stored so far, from the joins in its appends.
+async fn players_of_stored_matches(transaction: &Transaction<'_>) -> Result<(), StoreError> {
+    let bodies = transaction
+        .prepare("SELECT body FROM appends WHERE match_key = $1 ORDER BY number")
+        .await?;
+    let mut players = PlayerColumns::default();
+    for row in transaction
+        .query("SELECT created, match_id FROM matches", &[])
+        .await?
+    {
+        let (key, match_id): (i64, String) = (row.get(0), row.get(1));
+        let mut unpacked = Unpacked::default();
+        for body in transaction.query(&bodies, &[&key]).await? {
+            unpacked.add(&match_id, body.get(0))?;
+        }
+        players.extend(key, &unpacked.inputs);
+    }
+    players.insert(transaction).await
 }
 
 /// Schema 1 to 2: every match's inputs, events and answers become one append numbered 0
@@ -620,6 +660,76 @@ impl PostgresStore {
             .await
     }
 
+    pub async fn list(
+        &self,
+        filter: &Listing,
+        before: Option<i64>,
+        limit: usize,
+    ) -> Result<Vec<ListedRow>, StoreError> {
+        // One statement per combination of filters, each served by an index.
+        let (from, key) = if filter.player_name.is_empty() {
+            ("matches m", "m.created")
+        } else {
+            (
+                "players p JOIN matches m ON m.created = p.match_key",
+                "p.match_key",
+            )
+        };
+        let filter = filter.clone();
+        let before = before.unwrap_or(i64::MAX);
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        self.reader
+            .read(|client| async move {
+                let mut conditions = vec![format!("{key} < $1")];
+                let mut values: Vec<&(dyn ToSql + Sync)> = vec![&before];
+                if !filter.player_name.is_empty() {
+                    values.push(&filter.player_name);
+                    conditions.push(format!("p.player_name = ${}", values.len()));
+                }
+                if !filter.variant_id.is_empty() {
+                    values.push(&filter.variant_id);
+                    conditions.push(format!("m.variant_id = ${}", values.len()));
+                }
+                if let Some(status) = &filter.status {
+                    values.push(status);
+                    conditions.push(format!("m.status = ${}", values.len()));
+                }
+                values.push(&limit);
+                let sql = format!(
+                    "SELECT m.created, m.match_id, m.summary FROM {from} WHERE {} \
+                     ORDER BY {key} DESC LIMIT ${}",
+                    conditions.join(" AND "),
+                    values.len()
+                );
+                let rows = client.query(&sql, &values).await?;
+                Ok(rows
+                    .iter()
+                    .map(|r| ListedRow {
+                        key: r.get(0),
+                        match_id: r.get(1),
+                        summary: r.get(2),
+                    })
+                    .collect())
+            })
+            .await
+    }
+
+    pub async fn with_status(&self, statuses: &[i32]) -> Result<Vec<String>, StoreError> {
+        let statuses = statuses.to_vec();
+        self.reader
+            .read(|client| async move {
+                let rows = client
+                    .query(
+                        "SELECT match_id FROM matches WHERE status = ANY($1) \
+                         ORDER BY status, created",
+                        &[&statuses],
+                    )
+                    .await?;
+                Ok(rows.iter().map(|r| r.get(0)).collect())
+            })
+            .await
+    }
+
     pub async fn load(&self, match_id: &str) -> Result<Option<StoredMatch>, StoreError> {
         // Two queries, not one snapshot, so reads share the pipelined connection. Appends are
         // only ever added, and the match row is read first: a concurrent commit can add to
@@ -689,6 +799,37 @@ impl AppendColumns {
     }
 }
 
+/// The players a batch seated, for one `unnest`.
+#[derive(Default)]
+struct PlayerColumns {
+    names: Vec<String>,
+    keys: Vec<i64>,
+}
+
+impl PlayerColumns {
+    fn extend(&mut self, key: i64, inputs: &[InputRow]) {
+        for input in inputs {
+            if input.kind == InputKind::Joined && !input.player_name.is_empty() {
+                self.names.push(input.player_name.clone());
+                self.keys.push(key);
+            }
+        }
+    }
+
+    async fn insert(self, transaction: &Transaction<'_>) -> Result<(), StoreError> {
+        if !self.names.is_empty() {
+            transaction
+                .execute(
+                    "INSERT INTO players (player_name, match_key) \
+                     SELECT * FROM unnest($1::TEXT[], $2::BIGINT[]) ON CONFLICT DO NOTHING",
+                    &[&self.names, &self.keys],
+                )
+                .await?;
+        }
+        Ok(())
+    }
+}
+
 /// The columns of a batch's lifecycle entries, for one `unnest`.
 #[derive(Default)]
 struct LifecycleColumns {
@@ -749,6 +890,7 @@ async fn commit_batch(
     }
     let mut appends = AppendColumns::default();
     let mut lifecycle = LifecycleColumns::default();
+    let mut players = PlayerColumns::default();
     // The last status change of each match in the batch, by key.
     let mut changes: HashMap<i64, (i32, Vec<u8>)> = HashMap::new();
     for write in batch {
@@ -786,6 +928,7 @@ async fn commit_batch(
                     changes.insert(tail.key, (change.status, change.summary));
                 }
                 lifecycle.extend(append.lifecycle);
+                players.extend(tail.key, &append.inputs);
                 if append.inputs.is_empty() && append.events.is_empty() && append.answer.is_none() {
                     continue;
                 }
@@ -812,6 +955,7 @@ async fn commit_batch(
             )
             .await?;
     }
+    players.insert(&transaction).await?;
     if !lifecycle.positions.is_empty() {
         transaction
             .execute(

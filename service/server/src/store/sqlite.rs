@@ -22,8 +22,8 @@ use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
 use super::packed::{Packed, Tail, Unpacked};
 use super::{
-    AnswerRow, EventRow, InputKind, InputRow, LifecycleRow, MatchRow, StoreError, StoredMatch,
-    Write,
+    AnswerRow, EventRow, InputKind, InputRow, LifecycleRow, ListedRow, Listing, MatchRow,
+    StoreError, StoredMatch, Write,
 };
 
 /// Schema 1: a row per input, per event and per answer.
@@ -95,6 +95,17 @@ const LIFECYCLE: &str = "
     );
 ";
 
+/// Schema 5: listings read from the store, filtered by status, variant or player, newest first.
+const LISTINGS: &str = "
+    CREATE INDEX matches_by_status ON matches (status, created);
+    CREATE INDEX matches_by_variant ON matches (variant_id, created);
+    CREATE TABLE players (
+        player_name TEXT NOT NULL,
+        match_key INTEGER NOT NULL REFERENCES matches (created),
+        PRIMARY KEY (player_name, match_key)
+    ) WITHOUT ROWID;
+";
+
 enum Migration {
     /// Statements run as they are.
     Sql(&'static str),
@@ -106,6 +117,9 @@ enum Migration {
     /// are; the version keeps an older server, which could not read such rows, from opening
     /// the database.
     RowsInOwnFormat,
+    /// Schema 5: [`LISTINGS`], the players of the matches stored so far read from their
+    /// appends.
+    Listings,
 }
 
 /// Each entry moves the schema one version up; the list only ever grows.
@@ -114,6 +128,7 @@ const MIGRATIONS: &[Migration] = &[
     Migration::OneRowPerAppend,
     Migration::Sql(LIFECYCLE),
     Migration::RowsInOwnFormat,
+    Migration::Listings,
 ];
 
 /// How often, at most, the writer folds the write-ahead log into the database file.
@@ -182,11 +197,53 @@ fn migrate(connection: &mut Connection) -> Result<(), StoreError> {
             Migration::Sql(statements) => transaction.execute_batch(statements)?,
             Migration::OneRowPerAppend => one_row_per_append(&transaction)?,
             Migration::RowsInOwnFormat => {}
+            Migration::Listings => {
+                transaction.execute_batch(LISTINGS)?;
+                players_of_stored_matches(&transaction)?;
+            }
         }
     }
     transaction.execute("DELETE FROM schema_version", [])?;
     transaction.execute("INSERT INTO schema_version (version) VALUES (?1)", [known])?;
     transaction.commit()?;
+    Ok(())
+}
+
+/// Schema 5: the players of every match stored so far, from the joins in its appends.
+fn players_of_stored_matches(transaction: &Transaction<'_>) -> Result<(), StoreError> {
+    let matches: Vec<(i64, String)> = transaction
+        .prepare("SELECT created, match_id FROM matches")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    for (key, match_id) in matches {
+        let mut unpacked = Unpacked::default();
+        let bodies: Vec<Vec<u8>> = transaction
+            .prepare_cached("SELECT body FROM appends WHERE match_key = ?1 ORDER BY id")?
+            .query_map([key], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        for body in &bodies {
+            unpacked.add(&match_id, body)?;
+        }
+        insert_players(transaction, key, &unpacked.inputs)?;
+    }
+    Ok(())
+}
+
+/// The names of the players an append's inputs seated, for listings by player.
+fn insert_players(
+    transaction: &Transaction<'_>,
+    key: i64,
+    inputs: &[InputRow],
+) -> Result<(), StoreError> {
+    for input in inputs {
+        if input.kind == InputKind::Joined && !input.player_name.is_empty() {
+            transaction
+                .prepare_cached(
+                    "INSERT OR IGNORE INTO players (player_name, match_key) VALUES (?1, ?2)",
+                )?
+                .execute(params![input.player_name, key])?;
+        }
+    }
     Ok(())
 }
 
@@ -381,6 +438,77 @@ impl SqliteStore {
         .await
     }
 
+    pub async fn list(
+        &self,
+        filter: Listing,
+        before: Option<i64>,
+        limit: usize,
+    ) -> Result<Vec<ListedRow>, StoreError> {
+        blocking(&self.reader, move |connection| {
+            // One statement per combination of filters, each served by an index: a listing
+            // reads about as many rows as it returns, however many matches are stored.
+            let (from, key) = if filter.player_name.is_empty() {
+                ("matches m", "m.created")
+            } else {
+                (
+                    "players p JOIN matches m ON m.created = p.match_key",
+                    "p.match_key",
+                )
+            };
+            let mut conditions = vec![format!("{key} < ?1")];
+            if !filter.player_name.is_empty() {
+                conditions.push("p.player_name = ?2".to_owned());
+            }
+            if !filter.variant_id.is_empty() {
+                conditions.push("m.variant_id = ?3".to_owned());
+            }
+            if filter.status.is_some() {
+                conditions.push("m.status = ?4".to_owned());
+            }
+            let sql = format!(
+                "SELECT m.created, m.match_id, m.summary FROM {from} WHERE {} \
+                 ORDER BY {key} DESC LIMIT ?5",
+                conditions.join(" AND ")
+            );
+            let mut statement = connection.prepare_cached(&sql)?;
+            // Parameters a statement does not name are bound all the same: SQLite allows it
+            // for numbered ones.
+            let rows = statement.query_map(
+                params![
+                    before.unwrap_or(i64::MAX),
+                    filter.player_name,
+                    filter.variant_id,
+                    filter.status.unwrap_or(0),
+                    i64::try_from(limit).unwrap_or(i64::MAX),
+                ],
+                |r| {
+                    Ok(ListedRow {
+                        key: r.get(0)?,
+                        match_id: r.get(1)?,
+                        summary: r.get(2)?,
+                    })
+                },
+            )?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })
+        .await
+    }
+
+    pub async fn with_status(&self, statuses: Vec<i32>) -> Result<Vec<String>, StoreError> {
+        blocking(&self.reader, move |connection| {
+            let mut statement = connection.prepare_cached(
+                "SELECT match_id FROM matches WHERE status = ?1 ORDER BY created",
+            )?;
+            let mut ids = Vec::new();
+            for status in statuses {
+                let rows = statement.query_map([status], |r| r.get(0))?;
+                ids.extend(rows.collect::<Result<Vec<String>, _>>()?);
+            }
+            Ok(ids)
+        })
+        .await
+    }
+
     pub async fn load(&self, match_id: String) -> Result<Option<StoredMatch>, StoreError> {
         blocking(&self.reader, move |connection| {
             // One read transaction: a consistent picture while the writer goes on.
@@ -543,6 +671,7 @@ fn commit_batch(
                         .execute(params![tail.key, change.status, change.summary])?;
                 }
                 insert_lifecycle(&transaction, &append.lifecycle)?;
+                insert_players(&transaction, tail.key, &append.inputs)?;
                 if append.inputs.is_empty() && append.events.is_empty() && append.answer.is_none() {
                     continue;
                 }

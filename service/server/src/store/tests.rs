@@ -643,7 +643,159 @@ where
         .map(|r| r.match_id)
         .collect();
     assert_eq!(listed, ["old-a", "old-b", "old-c", "new"]);
+    // The players of the migrated matches were read from their joins.
+    for (player, expected) in [("alice", vec!["old-a"]), ("carol", vec!["old-c"])] {
+        let filter = Listing {
+            player_name: player.to_owned(),
+            ..Listing::default()
+        };
+        assert_eq!(ids(&store, &filter, None, 10).await, expected, "{player}");
+    }
     store.close().await.unwrap();
+}
+
+async fn ids(store: &Store, filter: &Listing, before: Option<i64>, limit: usize) -> Vec<String> {
+    store
+        .list(filter, before, limit)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| r.match_id)
+        .collect()
+}
+
+/// Listings: newest first, filtered by variant, status and player, in pages that continue
+/// below the last key, and the ids by status.
+async fn listings<F, Fut>(open: F)
+where
+    F: Fn() -> Fut,
+    Fut: Future<Output = Result<Store, StoreError>>,
+{
+    let store = open().await.expect("open");
+    let join = |match_id: &str, number: u64, name: &str| Append {
+        match_id: match_id.to_owned(),
+        inputs: vec![InputRow {
+            number,
+            kind: InputKind::Joined,
+            seat: number as u8,
+            player_name: name.to_owned(),
+            token_hash: vec![1; 32],
+            action: Vec::new(),
+        }],
+        events: vec![event(number + 2)],
+        answer: None,
+        status: None,
+        lifecycle: Vec::new(),
+    };
+    for n in 0..12 {
+        let id = format!("m{n:02}");
+        let mut row = row(&id);
+        row.variant_id = if n % 3 == 0 { "gridiron" } else { "kings-goal" }.to_owned();
+        row.summary = vec![n as u8];
+        store.create(row, vec![event(1)], Vec::new()).await.unwrap();
+        if n % 2 == 0 {
+            store.append(join(&id, 0, "ann")).await.unwrap();
+            // Both seats of one name count once.
+            let mut second = join(&id, 1, if n % 4 == 0 { "ann" } else { "ben" });
+            second.status = Some(StatusChange {
+                status: 2,
+                summary: vec![100 + n as u8],
+            });
+            store.append(second).await.unwrap();
+        }
+    }
+    let all = Listing::default();
+    let newest: Vec<String> = (0..12).rev().map(|n| format!("m{n:02}")).collect();
+    assert_eq!(ids(&store, &all, None, 100).await, newest);
+    // Pages of five continue below the last key of the page before.
+    let mut paged = Vec::new();
+    let mut before = None;
+    loop {
+        let page = store.list(&all, before, 5).await.unwrap();
+        paged.extend(page.iter().map(|r| r.match_id.clone()));
+        if page.len() < 5 {
+            break;
+        }
+        before = page.last().map(|r| r.key);
+    }
+    assert_eq!(paged, newest);
+    let listed = store.list(&all, None, 2).await.unwrap();
+    assert_eq!(listed[0].summary, [11]);
+    assert_eq!(
+        listed[1].summary,
+        [110],
+        "the summary of the last status change"
+    );
+
+    let only = |variant: &str, status: Option<i32>, player: &str| Listing {
+        variant_id: variant.to_owned(),
+        status,
+        player_name: player.to_owned(),
+    };
+    assert_eq!(
+        ids(&store, &only("gridiron", None, ""), None, 100).await,
+        ["m09", "m06", "m03", "m00"]
+    );
+    assert_eq!(
+        ids(&store, &only("", Some(2), ""), None, 100).await,
+        ["m10", "m08", "m06", "m04", "m02", "m00"]
+    );
+    assert_eq!(
+        ids(&store, &only("", None, "ann"), None, 100).await,
+        ["m10", "m08", "m06", "m04", "m02", "m00"]
+    );
+    assert_eq!(
+        ids(&store, &only("", None, "ben"), None, 100).await,
+        ["m10", "m06", "m02"]
+    );
+    assert_eq!(
+        ids(&store, &only("gridiron", Some(2), "ben"), None, 100).await,
+        ["m06"]
+    );
+    let ben = only("", None, "ben");
+    let first = store.list(&ben, None, 2).await.unwrap();
+    assert_eq!(
+        ids(&store, &ben, Some(first[1].key), 10).await,
+        ["m02"],
+        "a player's pages continue too"
+    );
+    assert!(
+        ids(&store, &only("", None, "nobody"), None, 10)
+            .await
+            .is_empty()
+    );
+
+    let waiting_then_active = store.with_status(&[1, 2]).await.unwrap();
+    assert_eq!(
+        waiting_then_active,
+        [
+            "m01", "m03", "m05", "m07", "m09", "m11", "m00", "m02", "m04", "m06", "m08", "m10"
+        ]
+    );
+    assert!(store.with_status(&[4]).await.unwrap().is_empty());
+    store.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_listings_filter_and_page() {
+    let dir = ScratchDir::new();
+    let path = dir.0.clone();
+    listings(|| Store::open("", &path)).await;
+    dir.remove();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_listings_filter_and_page() {
+    let Some(schema) = TestSchema::create().await else {
+        return;
+    };
+    let url = schema.url.clone();
+    let dir = PathBuf::from("unused-by-postgres");
+    let outcome = tokio::spawn(async move { listings(|| Store::open(&url, &dir)).await }).await;
+    schema.drop_schema().await;
+    if let Err(panic) = outcome {
+        std::panic::resume_unwind(panic.into_panic());
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
