@@ -1,5 +1,5 @@
-//! ListMatches: newest first, filtered by variant and status, paged with tokens that stay valid
-//! while matches are created.
+//! ListMatches: newest first, filtered by variant, status and player, paged with tokens that
+//! stay valid while matches are created.
 
 mod common;
 
@@ -65,7 +65,7 @@ async fn matches_list_newest_first_page_stably_and_filter() {
         .await
         .unwrap()
         .into_inner();
-    assert_eq!(ids(&only_active.matches), [active]);
+    assert_eq!(ids(&only_active.matches), [active.clone()]);
     let other_variant = client
         .list_matches(pb::ListMatchesRequest {
             variant_id: "chessyball".into(),
@@ -84,6 +84,66 @@ async fn matches_list_newest_first_page_stably_and_filter() {
         .unwrap()
         .into_inner();
     assert_eq!(by_variant.matches.len(), 7);
+
+    // By player: the matches in which a player of that name took a seat, waiting ones too.
+    let waiting = create(&mut client).await.match_id;
+    client
+        .join_match(pb::JoinMatchRequest {
+            match_id: waiting.clone(),
+            seat: String::new(),
+            player_name: "bob".into(),
+        })
+        .await
+        .unwrap();
+    let by_player = |name: &str| pb::ListMatchesRequest {
+        player_name: name.into(),
+        ..Default::default()
+    };
+    let bobs = client
+        .list_matches(by_player("bob"))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(ids(&bobs.matches), [waiting, active.clone()]);
+    let alices = client
+        .list_matches(by_player("alice"))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(ids(&alices.matches), [active.clone()]);
+    let nobody = client
+        .list_matches(by_player("carol"))
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(nobody.matches.is_empty());
+    let bobs_first = client
+        .list_matches(pb::ListMatchesRequest {
+            page_size: 1,
+            ..by_player("bob")
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let bobs_rest = client
+        .list_matches(pb::ListMatchesRequest {
+            page_size: 1,
+            page_token: bobs_first.next_page_token.clone(),
+            ..by_player("bob")
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(ids(&bobs_rest.matches), [active]);
+    assert!(bobs_rest.next_page_token.is_empty());
+    let other_player = client
+        .list_matches(pb::ListMatchesRequest {
+            page_token: bobs_first.next_page_token,
+            ..by_player("alice")
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(reason(&other_player), "INVALID_ARGUMENT");
 
     // A token is tied to its filters.
     let filtered = client

@@ -295,7 +295,11 @@ fn player_action(
 
 fn list_scope(filter: &MatchFilter) -> String {
     let status = filter.status.map_or(0, |s| s as i32);
-    format!("matches|{}|{status}", filter.variant_id)
+    // The player's name comes last: whatever it holds, the scope reads one way.
+    format!(
+        "matches|{}|{status}|{}",
+        filter.variant_id, filter.player_name
+    )
 }
 
 #[tonic::async_trait]
@@ -379,10 +383,11 @@ impl pb::match_service_server::MatchService for MatchApi {
         let filter = MatchFilter {
             variant_id: request.variant_id,
             status,
+            player_name: request.player_name,
         };
         let scope = list_scope(&filter);
         let position = paging::decode(&scope, &request.page_token)?;
-        let page = self.registry.list(&filter, position, size);
+        let page = self.registry.list(&filter, position, size).await?;
         Ok(Response::new(pb::ListMatchesResponse {
             matches: page.matches,
             next_page_token: page

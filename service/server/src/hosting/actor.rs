@@ -576,6 +576,9 @@ impl MatchActor {
                         }
                     }
                 }
+                if reason == RetireReason::Idle {
+                    self.store_summary().await;
+                }
                 let _ = self.retired.send(Retirement {
                     match_id: self.referee.setup().match_id.clone(),
                     reason,
@@ -584,6 +587,25 @@ impl MatchActor {
             }
         }
         tracing::debug!("match actor stopped: no handle left");
+    }
+
+    /// Stores the summary as it is now, for listings, which read the store once the match has
+    /// left memory. Without it they show the summary of the last status change.
+    async fn store_summary(&self) {
+        let append = Append {
+            match_id: self.referee.setup().match_id.clone(),
+            inputs: Vec::new(),
+            events: Vec::new(),
+            answer: None,
+            status: Some(StatusChange {
+                status: self.referee.status() as i32,
+                summary: self.referee.to_proto().encode_to_vec(),
+            }),
+            lifecycle: Vec::new(),
+        };
+        if let Err(error) = self.store.append(append).await {
+            tracing::warn!(%error, "the summary of a match leaving memory was not stored");
+        }
     }
 
     /// A clock ran out or the match expired: the referee says what follows, then it is stored.

@@ -3,9 +3,9 @@
 //! ([`stream`]), the translation to stored rows ([`durable`]), counted places ([`slots`]) and
 //! the registry that finds matches by id.
 //!
-//! A match is in memory while its actor hosts it. An actor that stops by itself (its commit
-//! failed, or it expired) retires: the registry keeps only its summary for listings and
-//! rebuilds it from the store on the next call. Unfinished matches whose store failed are
+//! A match is in memory while its actor hosts it, and only then: listings read the store. An
+//! actor that stops by itself (its commit failed, it expired, or nobody used it for a while)
+//! retires: the registry forgets it and rebuilds it from the store on the next call. Unfinished matches whose store failed are
 //! rebuilt as soon as the store writes again, so their clocks and expiry go on without anyone
 //! calling.
 
@@ -41,7 +41,7 @@ pub use referee::{MatchSetup, SeatCall, Submission};
 
 use crate::error::ServiceError;
 use crate::games::{GameRegistry, HostedGame, option_from_proto};
-use crate::store::{Store, StoreError, StoreHealth, StoredMatch};
+use crate::store::{Listing, Store, StoreError, StoreHealth, StoredMatch};
 use log::EventLog;
 use slots::{Slot, Slots};
 
@@ -70,13 +70,8 @@ pub struct MatchFilter {
     /// Empty: every variant.
     pub variant_id: String,
     pub status: Option<pb::MatchStatus>,
-}
-
-impl MatchFilter {
-    fn admits(&self, summary: &pb::Match) -> bool {
-        (self.variant_id.is_empty() || summary.variant_id == self.variant_id)
-            && self.status.is_none_or(|s| summary.status == s as i32)
-    }
+    /// Empty: every player's; else the matches in which a player of this name took a seat.
+    pub player_name: String,
 }
 
 /// One page of a listing, newest first.
@@ -87,45 +82,13 @@ pub struct MatchPage {
     pub next_position: Option<u64>,
 }
 
-/// A match as the registry holds it.
+/// A match in memory.
 #[derive(Clone)]
 enum Entry {
     /// An actor is hosting it (or was, until it stopped: then it is rebuilt on first use).
     Live(MatchHandle),
-    /// Not in memory: listed from its last stored summary, rebuilt from the store on first use.
-    Unloaded(Arc<pb::Match>),
     /// Stored, but the rules no longer reproduce its history: listed, never played.
-    NotRebuildable {
-        summary: Arc<pb::Match>,
-        detail: String,
-    },
-}
-
-impl Entry {
-    fn summary(&self) -> pb::Match {
-        match self {
-            Entry::Live(handle) => handle.summary(),
-            Entry::Unloaded(summary) | Entry::NotRebuildable { summary, .. } => {
-                summary.as_ref().clone()
-            }
-        }
-    }
-}
-
-#[derive(Default)]
-struct MatchIndex {
-    /// Position in `in_creation_order` by match id.
-    by_id: HashMap<String, usize>,
-    /// Entries in creation order: a match's position never changes, so pages stay stable
-    /// while matches are created.
-    in_creation_order: Vec<Entry>,
-}
-
-impl MatchIndex {
-    fn insert(&mut self, match_id: String, entry: Entry) {
-        self.by_id.insert(match_id, self.in_creation_order.len());
-        self.in_creation_order.push(entry);
-    }
+    NotRebuildable { detail: String },
 }
 
 /// Every hosted match, by id, backed by the store.
@@ -133,7 +96,8 @@ pub struct MatchRegistry {
     games: GameRegistry,
     actors: ActorContext,
     store: Store,
-    index: RwLock<MatchIndex>,
+    /// The matches in memory; every other stored match is only in the store.
+    index: RwLock<HashMap<String, Entry>>,
     /// Open matches per creator.
     open_matches: Slots<IpAddr>,
 }
@@ -143,8 +107,8 @@ fn storage_error(error: StoreError) -> ServiceError {
 }
 
 impl MatchRegistry {
-    /// Lists every stored match from its stored summary and serves at once: unfinished ones
-    /// are rebuilt in the background (see [`bring_back`]), finished ones when asked for.
+    /// Serves at once: the unfinished matches the store holds are rebuilt in the background
+    /// (see [`bring_back`]), finished ones when asked for.
     /// `open_matches_per_client`: matches one creator may have unfinished at once, 0 for any
     /// number.
     pub async fn open(
@@ -159,27 +123,20 @@ impl MatchRegistry {
             store: store.clone(),
             retired,
         };
-        let mut index = MatchIndex::default();
-        let mut unfinished = Vec::new();
-        for row in store.matches().await? {
-            let summary = Arc::new(
-                durable::summary_from_bytes(&row.summary)
-                    .map_err(|e| StoreError::Database(e.to_string()))?,
-            );
-            if !is_over(summary.status) {
-                unfinished.push(row.match_id.clone());
-            }
-            index.insert(row.match_id, Entry::Unloaded(summary));
-        }
+        let unfinished = store
+            .with_status(&[
+                pb::MatchStatus::Waiting as i32,
+                pb::MatchStatus::Active as i32,
+            ])
+            .await?;
         tracing::info!(
-            stored = index.in_creation_order.len(),
             unfinished = unfinished.len(),
-            "stored matches listed; unfinished ones come back in the background"
+            "serving; unfinished matches come back in the background"
         );
         let registry = Arc::new(Self {
             games,
             actors,
-            index: RwLock::new(index),
+            index: RwLock::default(),
             open_matches: Slots::new(open_matches_per_client),
             store,
         });
@@ -252,66 +209,63 @@ impl MatchRegistry {
         Ok(summary)
     }
 
-    fn read_index(&self) -> std::sync::RwLockReadGuard<'_, MatchIndex> {
+    fn read_index(&self) -> std::sync::RwLockReadGuard<'_, HashMap<String, Entry>> {
         self.index
             .read()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    fn write_index(&self) -> std::sync::RwLockWriteGuard<'_, MatchIndex> {
+    fn write_index(&self) -> std::sync::RwLockWriteGuard<'_, HashMap<String, Entry>> {
         self.index
             .write()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    fn entry(&self, match_id: &str) -> Result<Entry, ServiceError> {
-        let index = self.read_index();
-        index
-            .by_id
-            .get(match_id)
-            .map(|&at| index.in_creation_order[at].clone())
-            .ok_or_else(|| ServiceError::MatchNotFound(match_id.to_owned()))
+    /// The actor hosting a match right now, if any.
+    fn live(&self, match_id: &str) -> Option<MatchHandle> {
+        match self.read_index().get(match_id) {
+            Some(Entry::Live(handle)) if !handle.is_stopped() => Some(handle.clone()),
+            _ => None,
+        }
     }
 
     /// The actor of a match, rebuilding one that is not in memory from the store.
     pub async fn get(&self, match_id: &str) -> Result<MatchHandle, ServiceError> {
-        let summary = match self.entry(match_id)? {
-            Entry::Live(handle) if !handle.is_stopped() => return Ok(handle),
-            Entry::Live(handle) => {
-                // A retiring actor may still be storing calls it took before it stopped.
-                handle.finished().await;
-                Arc::new(handle.summary())
-            }
-            Entry::Unloaded(summary) => summary,
-            Entry::NotRebuildable { detail, .. } => {
+        let entry = self.read_index().get(match_id).cloned();
+        match entry {
+            Some(Entry::Live(handle)) if !handle.is_stopped() => return Ok(handle),
+            // A retiring actor may still be storing calls it took before it stopped.
+            Some(Entry::Live(handle)) => handle.finished().await,
+            Some(Entry::NotRebuildable { detail }) => {
                 return Err(ServiceError::MatchNotRebuildable {
                     match_id: match_id.to_owned(),
                     detail,
                 });
             }
-        };
+            None => {}
+        }
         let stored = self.load(match_id).await?;
         let rebuilt = rebuild(&self.games, &self.actors, &stored);
         let mut index = self.write_index();
-        let at = index.by_id[match_id];
-        let slot = &mut index.in_creation_order[at];
         // Another call may have rebuilt it meanwhile: keep the first.
-        if let Entry::Live(existing) = slot
+        if let Some(Entry::Live(existing)) = index.get(match_id)
             && !existing.is_stopped()
         {
             return Ok(existing.clone());
         }
         match rebuilt {
             Ok(handle) => {
-                *slot = Entry::Live(handle.clone());
+                index.insert(match_id.to_owned(), Entry::Live(handle.clone()));
                 Ok(handle)
             }
             Err(detail) => {
                 tracing::error!(%match_id, %detail, "stored match kept out of play");
-                *slot = Entry::NotRebuildable {
-                    summary,
-                    detail: detail.clone(),
-                };
+                index.insert(
+                    match_id.to_owned(),
+                    Entry::NotRebuildable {
+                        detail: detail.clone(),
+                    },
+                );
                 Err(ServiceError::MatchNotRebuildable {
                     match_id: match_id.to_owned(),
                     detail,
@@ -337,17 +291,13 @@ impl MatchRegistry {
         }
     }
 
-    /// Lets a retired actor go: the match stays listed by its last stored summary.
+    /// Lets a retired actor go: the match stays in the store alone.
     fn unload(&self, match_id: &str) {
         let mut index = self.write_index();
-        let Some(&at) = index.by_id.get(match_id) else {
-            return;
-        };
-        let slot = &mut index.in_creation_order[at];
-        if let Entry::Live(handle) = slot
+        if let Some(Entry::Live(handle)) = index.get(match_id)
             && handle.is_stopped()
         {
-            *slot = Entry::Unloaded(Arc::new(handle.summary()));
+            index.remove(match_id);
         }
     }
 
@@ -360,36 +310,52 @@ impl MatchRegistry {
     }
 
     /// Up to `limit` matches admitted by `filter`, newest first, starting below `position` (a
-    /// page's `next_position`; `None` starts at the newest).
-    pub fn list(&self, filter: &MatchFilter, position: Option<u64>, limit: usize) -> MatchPage {
-        let index = self.read_index();
-        let total = index.in_creation_order.len();
-        let start = position.map_or(total, |p| usize::try_from(p).unwrap_or(total).min(total));
-        let mut matches = Vec::new();
-        let mut next_position = None;
-        for at in (0..start).rev() {
-            let summary = index.in_creation_order[at].summary();
-            if !filter.admits(&summary) {
-                continue;
-            }
-            if matches.len() == limit {
-                next_position = Some(at as u64 + 1);
-                break;
-            }
-            matches.push(summary);
-        }
-        MatchPage {
+    /// page's `next_position`; `None` starts at the newest). Read from the store; a match in
+    /// memory shows its newest summary.
+    pub async fn list(
+        &self,
+        filter: &MatchFilter,
+        position: Option<u64>,
+        limit: usize,
+    ) -> Result<MatchPage, ServiceError> {
+        let listing = Listing {
+            variant_id: filter.variant_id.clone(),
+            status: filter.status.map(|s| s as i32),
+            player_name: filter.player_name.clone(),
+        };
+        let before = position.map(|p| i64::try_from(p).unwrap_or(i64::MAX));
+        let mut rows = self
+            .store
+            .list(&listing, before, limit + 1)
+            .await
+            .map_err(storage_error)?;
+        let next_position = (rows.len() > limit).then(|| {
+            rows.truncate(limit);
+            rows.last().map_or(0, |row| row.key as u64)
+        });
+        let matches = rows
+            .into_iter()
+            .map(|row| match self.live(&row.match_id) {
+                Some(handle) => Ok(handle.summary()),
+                None => durable::summary_from_bytes(&row.summary).map_err(|e| {
+                    ServiceError::MatchNotRebuildable {
+                        match_id: row.match_id.clone(),
+                        detail: e.to_string(),
+                    }
+                }),
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(MatchPage {
             matches,
             next_position,
-        }
+        })
     }
 
     /// The replay of a match: its header and its events. Until the match is over, as a
     /// spectator sees it (numbered in the spectator's count, the seed not revealed); once it is
     /// over, the whole history in the whole numbering, and the seed.
     pub async fn replay(&self, match_id: &str) -> Result<pb::GetReplayResponse, ServiceError> {
-        let entry = self.entry(match_id)?;
-        let summary = entry.summary();
+        let live = self.live(match_id);
         let stored = self.load(match_id).await?;
         let undecodable = |detail: String| ServiceError::MatchNotRebuildable {
             match_id: match_id.to_owned(),
@@ -397,6 +363,11 @@ impl MatchRegistry {
         };
         let setup =
             durable::setup_from_bytes(&stored.row.setup).map_err(|e| undecodable(e.to_string()))?;
+        let summary = match &live {
+            Some(handle) => handle.summary(),
+            None => durable::summary_from_bytes(&stored.row.summary)
+                .map_err(|e| undecodable(e.to_string()))?,
+        };
         // The game works out the wire form of what the store kept of its actions and events.
         let game = start_game(&self.games, &setup).map_err(undecodable)?;
         let events = stored
@@ -422,10 +393,10 @@ impl MatchRegistry {
             None => (summary.status, summary.result),
         };
         let over = is_over(status);
-        let log = match entry {
+        let log = match live {
             // A hosted match knows which of its steps were hidden, also for steps stored before
             // the store recorded it.
-            Entry::Live(handle) if !over => handle.events_after(0).await?,
+            Some(handle) if !over => handle.events_after(0).await?,
             _ => EventLog::restore(events)
                 .map_err(undecodable)?
                 .after(0)

@@ -18,7 +18,10 @@ async fn an_expired_match_leaves_memory_and_comes_back_from_the_store() {
         unloaded_within(&registry, &id, Duration::from_secs(5)).await,
         "the expired match's actor left memory"
     );
-    let listed = registry.list(&MatchFilter::default(), None, 10);
+    let listed = registry
+        .list(&MatchFilter::default(), None, 10)
+        .await
+        .unwrap();
     assert_eq!(listed.matches[0].status(), pb::MatchStatus::Aborted);
     assert_eq!(
         listed.matches[0].result.as_ref().unwrap().reason(),
@@ -27,7 +30,7 @@ async fn an_expired_match_leaves_memory_and_comes_back_from_the_store() {
     let handle = registry.get(&id).await.expect("rebuilt from the store");
     let (summary, _) = handle.snapshot(None).await.unwrap();
     assert_eq!(summary, listed.matches[0], "as it was stored");
-    assert!(matches!(registry.entry(&id).unwrap(), Entry::Live(_)));
+    assert!(registry.live(&id).is_some());
     dir.remove();
 }
 
@@ -84,7 +87,7 @@ async fn seated_match(
 async fn unloaded_within(registry: &MatchRegistry, match_id: &str, wait: Duration) -> bool {
     let deadline = tokio::time::Instant::now() + wait;
     while tokio::time::Instant::now() < deadline {
-        if matches!(registry.entry(match_id).unwrap(), Entry::Unloaded(_)) {
+        if !registry.read_index().contains_key(match_id) {
             return true;
         }
         tokio::time::sleep(Duration::from_millis(10)).await;
@@ -119,7 +122,10 @@ async fn an_idle_match_leaves_memory_and_comes_back_as_it_was() {
     drop(handle);
 
     assert!(unloaded_within(&registry, &id, Duration::from_secs(5)).await);
-    let listed = registry.list(&MatchFilter::default(), None, 10);
+    let listed = registry
+        .list(&MatchFilter::default(), None, 10)
+        .await
+        .unwrap();
     assert_eq!(listed.matches[0], spectator, "listed as it was");
     let handle = registry.get(&id).await.expect("rebuilt from the store");
     assert_eq!(handle.snapshot(Some(token.clone())).await.unwrap(), before);
@@ -156,7 +162,7 @@ async fn a_watched_match_and_a_running_clock_keep_a_match_in_memory() {
         unloaded_within(&registry, &watched, Duration::from_secs(5)).await,
         "once nobody watches, it goes"
     );
-    assert!(matches!(registry.entry(&timed).unwrap(), Entry::Live(_)));
+    assert!(registry.live(&timed).is_some());
     dir.remove();
 }
 
@@ -175,12 +181,17 @@ async fn a_restart_brings_unfinished_matches_back_without_being_asked() {
     // their expiry, which a listing then shows.
     let store = Store::open("", &dir.0).await.unwrap();
     let second = open_registry(store.clone(), Some(Duration::from_millis(50)), None).await;
-    let listed = second.list(&MatchFilter::default(), None, 10);
+    let listed = second
+        .list(&MatchFilter::default(), None, 10)
+        .await
+        .unwrap();
     assert_eq!(listed.matches.len(), waiting.len(), "listed from the start");
     let mut expired = 0;
     for _ in 0..500 {
         expired = second
             .list(&MatchFilter::default(), None, 10)
+            .await
+            .unwrap()
             .matches
             .iter()
             .filter(|m| m.status() == pb::MatchStatus::Aborted)
