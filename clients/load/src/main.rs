@@ -24,6 +24,10 @@
 //! `connections.rs`): the server's memory per idle connection, and a normal client's `Ping`
 //! round trip while `--connections` silent sockets are open, against the same without them.
 //!
+//! With `--mode memory` it starts the server itself and reports its resident memory with many
+//! idle seated matches, with many finished ones, and while one long match is played (see
+//! `memory.rs`).
+//!
 //! With `--mode startup` it starts the server itself (`--server-bin`), twice, and measures how
 //! soon it answers after a restart with `--stored-matches` unfinished matches stored, against
 //! an empty start (see `startup.rs`).
@@ -33,6 +37,7 @@
 //! thousand file descriptors, and the server still spreads connections over its threads.
 
 mod connections;
+mod memory;
 mod startup;
 
 use std::fs;
@@ -116,6 +121,12 @@ struct Args {
     /// With `--mode startup`: random actions played in each stored match (fewer if it ends).
     #[arg(long, default_value_t = 20)]
     actions_per_match: u32,
+    /// With `--mode memory`: seconds a match nobody calls stays in memory.
+    #[arg(long, default_value_t = 5)]
+    unload_secs: u64,
+    /// With `--mode memory`: actions played in the long match (fewer if it ends).
+    #[arg(long, default_value_t = 10_000)]
+    long_actions: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -126,6 +137,8 @@ enum Mode {
     Connections,
     /// How soon a restarted server answers with many unfinished matches stored.
     Startup,
+    /// Resident memory with many idle or finished matches, and its growth in a long match.
+    Memory,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -192,6 +205,7 @@ async fn main() -> ExitCode {
         Mode::Play => run(&args).await,
         Mode::Connections => connections::run(&args).await,
         Mode::Startup => startup::run(&args).await,
+        Mode::Memory => memory::run(&args).await,
     };
     match ran {
         Ok(true) => ExitCode::SUCCESS,
@@ -549,12 +563,24 @@ struct SeatedMatch {
 
 impl SeatedMatch {
     async fn create(client: &MatchServiceClient<Channel>, variant: &str) -> Result<Self, Status> {
-        let created = client
-            .clone()
-            .create_match(pb::CreateMatchRequest {
+        Self::create_with(
+            client,
+            pb::CreateMatchRequest {
                 variant_id: variant.to_owned(),
                 ..Default::default()
-            })
+            },
+        )
+        .await
+    }
+
+    /// A match created as `request` says, both seats taken.
+    async fn create_with(
+        client: &MatchServiceClient<Channel>,
+        request: pb::CreateMatchRequest,
+    ) -> Result<Self, Status> {
+        let created = client
+            .clone()
+            .create_match(request)
             .await
             .map_err(explain_creation_limits)?
             .into_inner()

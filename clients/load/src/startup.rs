@@ -55,7 +55,7 @@ pub async fn run(args: &Args) -> Result<bool, String> {
     let filling = Server::start(binary, address, &data, &scratch.0)?;
     let channel = filling.until_serving().await?.channel;
     let filled = Instant::now();
-    let last = store_matches(&channel, args).await?;
+    let last = store_matches(&channel, args, args.stored_matches, args.actions_per_match).await?;
     let before_kill_kib = resident_kib(filling.pid())?;
     println!(
         "stored {} matches in {:.1} s; server resident {} KiB",
@@ -111,12 +111,16 @@ pub async fn run(args: &Args) -> Result<bool, String> {
 }
 
 /// Creates the stored matches, `IDLE_CREATORS` at a time; the id of the one created last.
-async fn store_matches(channel: &Channel, args: &Args) -> Result<String, String> {
+pub(crate) async fn store_matches(
+    channel: &Channel,
+    args: &Args,
+    count: u32,
+    actions: u32,
+) -> Result<String, String> {
     let mut creators = JoinSet::new();
-    let count = args.stored_matches;
     for creator in 0..IDLE_CREATORS as u32 {
         let client = MatchServiceClient::new(channel.clone());
-        let (variant, actions) = (args.variant.clone(), args.actions_per_match);
+        let variant = args.variant.clone();
         let mut rng = fastrand::Rng::with_seed(args.seed.wrapping_add(u64::from(creator)));
         let share = (creator..count).step_by(IDLE_CREATORS).count();
         creators.spawn(async move {
@@ -138,13 +142,13 @@ async fn store_matches(channel: &Channel, args: &Args) -> Result<String, String>
     Ok(last)
 }
 
-/// Plays up to `actions` random actions of `seated`, fewer if it ends first.
-async fn play(
+/// Plays up to `actions` random actions of `seated`, fewer if it ends first; how many it played.
+pub(crate) async fn play(
     client: &MatchServiceClient<Channel>,
     seated: &SeatedMatch,
     actions: u32,
     rng: &mut fastrand::Rng,
-) -> Result<(), String> {
+) -> Result<u32, String> {
     let mut client = client.clone();
     let (mut seat, mut played) = (0, 0);
     while played < actions {
@@ -163,7 +167,7 @@ async fn play(
             let to_act = legal.turn.unwrap_or_default().to_act;
             match seated.seats.iter().position(|(s, _)| to_act.contains(s)) {
                 Some(next) => seat = next,
-                None => return Ok(()),
+                None => return Ok(played),
             }
             continue;
         }
@@ -182,14 +186,14 @@ async fn play(
             .map_err(|s| format!("SubmitAction: {}", describe(&s)))?;
         played += 1;
     }
-    Ok(())
+    Ok(played)
 }
 
 /// A directory of the run's own, removed at the end.
-struct Scratch(PathBuf);
+pub(crate) struct Scratch(pub(crate) PathBuf);
 
 impl Scratch {
-    fn new() -> Result<Self, String> {
+    pub(crate) fn new() -> Result<Self, String> {
         let path = std::env::temp_dir().join(format!(
             "pitchmate-startup-{}-{}",
             std::process::id(),
@@ -208,14 +212,14 @@ impl Drop for Scratch {
     }
 }
 
-fn free_address() -> Result<SocketAddr, String> {
+pub(crate) fn free_address() -> Result<SocketAddr, String> {
     let listener =
         TcpListener::bind("127.0.0.1:0").map_err(|e| format!("no free loopback port: {e}"))?;
     listener.local_addr().map_err(|e| e.to_string())
 }
 
 /// A server process, killed when dropped.
-struct Server {
+pub(crate) struct Server {
     child: Child,
     address: SocketAddr,
     log: PathBuf,
@@ -223,8 +227,8 @@ struct Server {
 }
 
 /// What the server had done when it first answered.
-struct Start {
-    channel: Channel,
+pub(crate) struct Start {
+    pub(crate) channel: Channel,
     first_answer: Duration,
     first_listing: Duration,
 }
@@ -236,7 +240,23 @@ struct Logged {
 }
 
 impl Server {
-    fn start(binary: &Path, address: SocketAddr, data: &Path, logs: &Path) -> Result<Self, String> {
+    pub(crate) fn start(
+        binary: &Path,
+        address: SocketAddr,
+        data: &Path,
+        logs: &Path,
+    ) -> Result<Self, String> {
+        Self::start_with(binary, address, data, logs, &[])
+    }
+
+    /// Starts the server with these settings added to its environment.
+    pub(crate) fn start_with(
+        binary: &Path,
+        address: SocketAddr,
+        data: &Path,
+        logs: &Path,
+        settings: &[(&str, &str)],
+    ) -> Result<Self, String> {
         let log = logs.join(format!(
             "{}.log",
             data.file_name()
@@ -257,6 +277,7 @@ impl Server {
             // defaults let one client.
             .env("PITCHMATE__LIMITS__CREATES_PER_SECOND", "0")
             .env("PITCHMATE__LIMITS__OPEN_MATCHES_PER_CLIENT", "0")
+            .envs(settings.iter().copied())
             .stdin(Stdio::null())
             .stdout(output)
             .stderr(errors)
@@ -270,12 +291,12 @@ impl Server {
         })
     }
 
-    fn pid(&self) -> u32 {
+    pub(crate) fn pid(&self) -> u32 {
         self.child.id()
     }
 
     /// Calls until the server answers, then asks for the first page of matches.
-    async fn until_serving(&self) -> Result<Start, String> {
+    pub(crate) async fn until_serving(&self) -> Result<Start, String> {
         let endpoint = Endpoint::from_shared(format!("http://{}", self.address))
             .map_err(|e| e.to_string())?
             .tcp_nodelay(true)
