@@ -65,7 +65,7 @@ async fn matches_list_newest_first_page_stably_and_filter() {
         .await
         .unwrap()
         .into_inner();
-    assert_eq!(ids(&only_active.matches), [active.clone()]);
+    assert_eq!(ids(&only_active.matches), std::slice::from_ref(&active));
     let other_variant = client
         .list_matches(pb::ListMatchesRequest {
             variant_id: "chessyball".into(),
@@ -110,7 +110,7 @@ async fn matches_list_newest_first_page_stably_and_filter() {
         .await
         .unwrap()
         .into_inner();
-    assert_eq!(ids(&alices.matches), [active.clone()]);
+    assert_eq!(ids(&alices.matches), std::slice::from_ref(&active));
     let nobody = client
         .list_matches(by_player("carol"))
         .await
