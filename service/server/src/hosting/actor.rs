@@ -366,6 +366,9 @@ impl ActorContext {
     }
 }
 
+/// How long a finished match nobody follows stays in memory after its last call, at most.
+const FINISHED_GRACE: Duration = Duration::from_secs(2);
+
 /// Sleeps until `at`; without one, forever.
 async fn sleep_until(at: Option<tokio::time::Instant>) {
     match at {
@@ -516,7 +519,16 @@ impl MatchActor {
             let idle_at = self
                 .unload_idle_after
                 .filter(|_| due.is_none())
-                .map(|after| last_call + after);
+                .map(|after| {
+                    // Nothing more happens to a finished match: it waits only for the calls
+                    // that usually follow its end (the result, the replay).
+                    let after = if self.referee.is_over() {
+                        after.min(FINISHED_GRACE)
+                    } else {
+                        after
+                    };
+                    last_call + after
+                });
             let handled = tokio::select! {
                 // A moment that passed while the actor was busy comes before any command that
                 // arrived meanwhile: a late action is refused, not accepted.
