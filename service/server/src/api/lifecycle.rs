@@ -2,8 +2,9 @@
 
 use pitchmate_proto::v1 as pb;
 
+use crate::hosting::event::result_reason;
 use crate::hosting::feed::FeedItem;
-use crate::hosting::lifecycle::{EndReason, LifecycleEntry, LifecycleKind, SeatHolder};
+use crate::hosting::lifecycle::{LifecycleEntry, LifecycleKind, SeatHolder};
 
 pub fn item_to_proto(item: FeedItem) -> pb::StreamLifecycleResponse {
     use pb::stream_lifecycle_response::Item;
@@ -44,7 +45,7 @@ fn entry_to_proto(entry: LifecycleEntry) -> pb::LifecycleEvent {
                             score: *score,
                         })
                         .collect(),
-                    reason: reason_to_proto(ending.reason) as i32,
+                    reason: result_reason(ending.reason) as i32,
                     detail: ending.detail,
                 }),
                 seats: seats_to_proto(&seats),
@@ -69,16 +70,4 @@ fn seats_to_proto(seats: &[SeatHolder]) -> Vec<pb::SeatInfo> {
             player_name: s.player_name.clone(),
         })
         .collect()
-}
-
-fn reason_to_proto(reason: EndReason) -> pb::ResultReason {
-    match reason {
-        EndReason::Rules => pb::ResultReason::Rules,
-        EndReason::Resignation => pb::ResultReason::Resignation,
-        EndReason::Timeout => pb::ResultReason::Timeout,
-        EndReason::DrawAgreed => pb::ResultReason::DrawAgreed,
-        EndReason::Aborted => pb::ResultReason::Aborted,
-        EndReason::Abandoned => pb::ResultReason::Abandoned,
-        EndReason::Expired => pb::ResultReason::Expired,
-    }
 }
