@@ -914,6 +914,20 @@ mod tests {
             .unwrap()
     }
 
+    /// The setup of the Soccer Chess match "m", created now.
+    fn setup(hosting: Hosting) -> MatchSetup {
+        MatchSetup {
+            match_id: "m".into(),
+            variant_id: "soccer-chess".into(),
+            rules_version: "1".into(),
+            options: BTreeMap::new(),
+            chance: MatchChance::draw(Some(3)).unwrap(),
+            start_position: None,
+            create_time: clock::now(),
+            hosting,
+        }
+    }
+
     /// A stored match with both seats taken and `actions` actions played, each with a client
     /// action id; returns its handle, the tokens by seat and the answers by id.
     async fn played(
@@ -924,18 +938,10 @@ mod tests {
         HashMap<String, String>,
         Vec<(String, String, pb::SubmitActionResponse)>,
     ) {
-        let setup = MatchSetup {
-            match_id: "m".into(),
-            variant_id: "soccer-chess".into(),
-            rules_version: "1".into(),
-            options: BTreeMap::new(),
-            chance: MatchChance::draw(Some(3)).unwrap(),
-            start_position: None,
-            create_time: SystemTime::now(),
-            hosting: Hosting::default(),
-        };
         let context = ActorContext::unwatched(LIMITS, store.clone());
-        let handle = create(setup, start_game(), &context, None).await.unwrap();
+        let handle = create(setup(Hosting::default()), start_game(), &context, None)
+            .await
+            .unwrap();
         let mut tokens = HashMap::new();
         for _ in 0..2 {
             let joined = handle.join(None, "bot".into()).await.unwrap();
@@ -968,21 +974,14 @@ mod tests {
     async fn presence_follows_streams_and_calls() {
         let (store, dir) = scratch_store().await;
         let second = Duration::from_secs(1);
-        let setup = MatchSetup {
-            match_id: "m".into(),
-            variant_id: "soccer-chess".into(),
-            rules_version: "1".into(),
-            options: BTreeMap::new(),
-            chance: MatchChance::draw(Some(3)).unwrap(),
-            start_position: None,
-            create_time: clock::now(),
-            hosting: Hosting {
-                abandon_after: 30 * second,
-                ..Hosting::default()
-            },
+        let hosting = Hosting {
+            abandon_after: 30 * second,
+            ..Hosting::default()
         };
         let context = ActorContext::unwatched(LIMITS, store.clone());
-        let handle = create(setup, start_game(), &context, None).await.unwrap();
+        let handle = create(setup(hosting), start_game(), &context, None)
+            .await
+            .unwrap();
         let claimant = handle.join(None, "claimant".into()).await.unwrap();
         let absent = handle.join(None, "absent".into()).await.unwrap();
         let claim = || handle.seat_call(Some(claimant.seat_token.clone()), SeatCall::ClaimVictory);
