@@ -234,3 +234,28 @@ async fn a_call_that_reaches_a_retired_actor_goes_to_the_rebuilt_match() {
     assert_eq!(summary.status(), pb::MatchStatus::Aborted);
     dir.remove();
 }
+
+/// Nothing more happens to a finished match: it leaves memory after a short grace, however long
+/// an unfinished one would stay.
+#[tokio::test]
+async fn a_finished_match_leaves_memory_soon_after_its_end() {
+    let (store, dir) = scratch_store().await;
+    let registry = open_registry(store, None, Some(Duration::from_secs(600))).await;
+    let (id, joined) = seated_match(&registry, clock::Hosting::default()).await;
+    let handle = registry.get(&id).await.unwrap();
+    handle
+        .seat_call(Some(joined[0].seat_token.clone()), SeatCall::Resign)
+        .await
+        .unwrap();
+    drop(handle);
+    assert!(
+        unloaded_within(&registry, &id, Duration::from_secs(5)).await,
+        "the finished match left memory"
+    );
+    let listed = registry
+        .list(&MatchFilter::default(), None, 10)
+        .await
+        .unwrap();
+    assert_eq!(listed.matches[0].status(), pb::MatchStatus::Finished);
+    dir.remove();
+}
