@@ -333,11 +333,12 @@ impl MatchRegistry {
             rows.truncate(limit);
             rows.last().map_or(0, |row| row.key as u64)
         });
+        let index = self.read_index();
         let matches = rows
             .into_iter()
-            .map(|row| match self.live(&row.match_id) {
-                Some(handle) => Ok(handle.summary()),
-                None => durable::summary_from_bytes(&row.summary).map_err(|e| {
+            .map(|row| match index.get(&row.match_id) {
+                Some(Entry::Live(handle)) if !handle.is_stopped() => Ok(handle.summary()),
+                _ => durable::summary_from_bytes(&row.summary).map_err(|e| {
                     ServiceError::MatchNotRebuildable {
                         match_id: row.match_id.clone(),
                         detail: e.to_string(),
