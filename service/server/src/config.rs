@@ -69,7 +69,8 @@ pub enum LogFormat {
 #[serde(deny_unknown_fields)]
 pub struct StreamSettings {
     /// Live events a match keeps for its slowest watcher; one that falls further behind is
-    /// resynchronised from the match's log. Every match holds this many slots, watched or not.
+    /// resynchronised from the match's log. Every match holds this many slots, watched or not,
+    /// and at least this many of its newest events (older ones are read from the store).
     pub live_capacity: usize,
     /// Seconds of quiet before a stream sends a heartbeat.
     pub heartbeat_secs: u64,

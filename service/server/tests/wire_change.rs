@@ -193,7 +193,7 @@ async fn a_changed_wire_form_strands_no_match_kept_in_the_cores_format() {
         // What is served of it is the new wire form.
         let game_events: Vec<_> = referee
             .log()
-            .after(0)
+            .held()
             .iter()
             .filter_map(|e| match &e.kind {
                 pb::match_event::Kind::GameEvent(event) => Some(event.clone()),

@@ -31,8 +31,10 @@ use tracing::Instrument;
 
 use super::clock;
 use super::durable;
-use super::log::LoggedEvent;
-use super::referee::{Due, Mark, MatchSetup, Referee, SeatCall, Submission, Submitted};
+use super::log::{EventLog, LoggedEvent};
+use super::referee::{
+    Due, Mark, MatchSetup, Referee, SeatCall, Submission, Submitted, answer_again,
+};
 use super::slots::Slot;
 use super::token::SeatToken;
 use crate::error::ServiceError;
@@ -326,6 +328,9 @@ pub struct ActorLimits {
     /// A match nobody has called or watched for this long, with no clock running, leaves
     /// memory and comes back from the store on the next call; `None`: never.
     pub unload_idle_after: Option<Duration>,
+    /// A live match holds at least its newest this many events (at most twice as many); older
+    /// ones are read from the store by the rare reader that needs them.
+    pub event_tail: usize,
 }
 
 /// Why an actor stopped by itself.
@@ -387,6 +392,7 @@ struct MatchActor {
     /// Counts the match against its creator's quota until it is over.
     open: Option<Slot<std::net::IpAddr>>,
     unload_idle_after: Option<Duration>,
+    event_tail: usize,
 }
 
 /// Stores a new match with its opening events, then starts its actor.
@@ -406,7 +412,7 @@ pub async fn create(
     };
     let events = referee
         .log()
-        .after(0)
+        .held()
         .iter()
         .map(|e| durable::event_row(e))
         .collect();
@@ -461,7 +467,8 @@ pub fn restore(
         events,
         answered,
     )?;
-    let actor = MatchActor::new(referee, context);
+    let mut actor = MatchActor::new(referee, context);
+    actor.referee.forget_stored(actor.event_tail);
     // The server was down, not the players: everyone gets `abandon_after` from now to return.
     let now = clock::now();
     actor.presence.iter().for_each(|p| p.seen(now));
@@ -482,6 +489,7 @@ impl MatchActor {
             retired: context.retired.clone(),
             open: None,
             unload_idle_after: context.limits.unload_idle_after,
+            event_tail: context.limits.event_tail,
         }
     }
 
@@ -630,19 +638,20 @@ impl MatchActor {
     /// Makes what happened since `mark` durable, then lets watchers and listings see it.
     async fn commit(&mut self, mark: Mark, answer: Option<AnswerRow>) -> Result<(), StoreError> {
         let referee = &mut self.referee;
-        if referee.log().last_seq() == mark.seq && referee.inputs().len() == mark.inputs {
+        if referee.log().last_seq() == mark.seq && referee.inputs_since(mark.inputs).is_empty() {
             return Ok(());
         }
         let append = Append {
             match_id: referee.setup().match_id.clone(),
-            inputs: referee.inputs()[mark.inputs..]
+            inputs: referee
+                .inputs_since(mark.inputs)
                 .iter()
                 .enumerate()
                 .map(|(offset, input)| durable::input_row(mark.inputs + offset, input))
                 .collect(),
             events: referee
                 .log()
-                .after(mark.seq)
+                .appended_after(mark.seq)
                 .iter()
                 .map(|e| durable::event_row(e))
                 .collect(),
@@ -664,11 +673,12 @@ impl MatchActor {
         // The summary first: a watcher that has sent the newest event reads a summary at least
         // that new, so it can tell when its seat is due to act (see `MatchHandle::may_prompt`).
         self.publish();
-        for event in self.referee.log().after(mark.seq) {
+        for event in self.referee.log().appended_after(mark.seq) {
             // No receiver is fine: nobody is watching. Sending never waits: a watcher too far
             // behind is told it lagged and catches up from the log.
             let _ = self.live.send(Arc::clone(event));
         }
+        self.referee.forget_stored(self.event_tail);
         Ok(())
     }
 
@@ -729,7 +739,7 @@ impl MatchActor {
                 reply,
             } => {
                 let mark = self.referee.mark();
-                return match self.submit(token.as_deref(), submission) {
+                return match self.submit(token.as_deref(), submission).await {
                     Ok((response, answer)) => {
                         self.reply_after_commit(mark, answer, Ok(response), reply)
                             .await
@@ -750,10 +760,17 @@ impl MatchActor {
                 after_seq,
                 reply,
             } => {
-                let _ = reply.send(self.watch(token.as_deref(), after_seq));
+                let _ = reply.send(self.watch(token.as_deref(), after_seq).await);
             }
             Command::EventsAfter { after_seq, reply } => {
-                let _ = reply.send(Ok(self.referee.log().after(after_seq).to_vec()));
+                let events = match self.referee.log().after(after_seq) {
+                    Some(events) => Ok(events.to_vec()),
+                    None => self
+                        .stored_log()
+                        .await
+                        .map(|(log, _)| log.after(after_seq).unwrap_or_default().to_vec()),
+                };
+                let _ = reply.send(events);
             }
             Command::YourTurn {
                 seat,
@@ -822,7 +839,7 @@ impl MatchActor {
     }
 
     /// The response, and the answer to store when the submission carries a client action id.
-    fn submit(
+    async fn submit(
         &mut self,
         token: Option<&str>,
         submission: Submission,
@@ -836,9 +853,76 @@ impl MatchActor {
         }
         self.require_writable()?;
         let client_action_id = submission.client_action_id.clone();
-        let (submitted, answered) = self.referee.submit(seat, submission, clock::now())?;
-        let row = answered.map(|answered| durable::answer_row(seat, &client_action_id, &answered));
-        Ok((submitted, row))
+        match self.referee.submit(seat, submission, clock::now()) {
+            Ok((submitted, answered)) => {
+                let row = answered
+                    .map(|answered| durable::answer_row(seat, &client_action_id, &answered));
+                Ok((submitted, row))
+            }
+            // A retry of an action accepted long ago comes with the version it was chosen at,
+            // or after the end; its answer is in the store once the log no longer holds it.
+            Err(
+                refusal @ (ServiceError::StaleVersion { .. } | ServiceError::MatchNotActive { .. }),
+            ) if !client_action_id.is_empty() && self.referee.forgot_answers() => {
+                match self.stored_answer(seat, &client_action_id).await? {
+                    Some(again) => Ok((again, None)),
+                    None => Err(refusal),
+                }
+            }
+            Err(refusal) => Err(refusal),
+        }
+    }
+
+    /// The match as the store holds it, its log numbered from the first event, for the rare
+    /// reader that needs what the actor no longer holds. The actor takes a command only once
+    /// everything before it is stored, so the store has every event the actor has recorded.
+    async fn stored_log(&self) -> Result<(EventLog, StoredMatch), ServiceError> {
+        let match_id = &self.referee.setup().match_id;
+        let stored = self
+            .store
+            .load(match_id)
+            .await
+            .map_err(|e| {
+                ServiceError::StoreUnavailable(format!("the match's history cannot be read: {e}"))
+            })?
+            .ok_or_else(|| {
+                ServiceError::StoreUnavailable("the match's history is not in the store".into())
+            })?;
+        let log = durable::log_from_rows(&stored.events, self.referee.setup(), self.referee.game())
+            .map_err(|detail| ServiceError::MatchNotRebuildable {
+                match_id: match_id.clone(),
+                detail,
+            })?;
+        if log.last_seq() != self.referee.log().last_seq() {
+            return Err(ServiceError::StoreUnavailable(format!(
+                "the store holds {} events of the match where {} were recorded",
+                log.last_seq(),
+                self.referee.log().last_seq()
+            )));
+        }
+        Ok((log, stored))
+    }
+
+    /// The stored answer to a submission of `seat` with this client action id, answered again.
+    async fn stored_answer(
+        &self,
+        seat: Seat,
+        client_action_id: &str,
+    ) -> Result<Option<Submitted>, ServiceError> {
+        let (log, stored) = self.stored_log().await?;
+        let Some(row) = stored
+            .answers
+            .iter()
+            .find(|row| row.seat == seat.0 && row.client_action_id == client_action_id)
+        else {
+            return Ok(None);
+        };
+        let (_, first) =
+            durable::answer_from_row(row).map_err(|e| ServiceError::MatchNotRebuildable {
+                match_id: self.referee.setup().match_id.clone(),
+                detail: e.to_string(),
+            })?;
+        Ok(answer_again(&log, seat, &first))
     }
 
     fn seat_call(
@@ -853,7 +937,11 @@ impl MatchActor {
         self.referee.seat_call(seat, call, opponent_away, now)
     }
 
-    fn watch(&self, token: Option<&str>, after_seq: u64) -> Result<Subscription, ServiceError> {
+    async fn watch(
+        &self,
+        token: Option<&str>,
+        after_seq: u64,
+    ) -> Result<Subscription, ServiceError> {
         let viewer = self.viewer(token)?;
         let log = self.referee.log();
         let last_seq = log.last_seq_for(viewer);
@@ -863,8 +951,16 @@ impl MatchActor {
                  history or the last seq you received"
             )));
         }
+        let (whole, backlog) = match log.position_after(viewer, after_seq) {
+            Some(whole) => (whole, log.after(whole).unwrap_or_default().to_vec()),
+            None => {
+                let (stored, _) = self.stored_log().await?;
+                let whole = stored.position_after(viewer, after_seq).unwrap_or(0);
+                (whole, stored.after(whole).unwrap_or_default().to_vec())
+            }
+        };
         let start = StreamPosition {
-            whole: log.position_after(viewer, after_seq),
+            whole,
             shown: after_seq,
         };
         Ok(Subscription {
@@ -877,7 +973,7 @@ impl MatchActor {
                 Viewer::Seat(seat) => Some(PresenceGuard::open(&self.presence[seat.index()])),
                 Viewer::Spectator => None,
             },
-            backlog: log.after(start.whole).to_vec(),
+            backlog,
             start,
             live: self.live.subscribe(),
             ended: self.referee.is_over(),
@@ -901,6 +997,7 @@ mod tests {
         live_capacity: 64,
         expire_unstarted_after: None,
         unload_idle_after: None,
+        event_tail: 64,
     };
 
     fn start_game() -> Box<dyn HostedGame> {
@@ -938,7 +1035,24 @@ mod tests {
         HashMap<String, String>,
         Vec<(String, String, pb::SubmitActionResponse)>,
     ) {
-        let context = ActorContext::unwatched(LIMITS, store.clone());
+        played_holding(store, actions, LIMITS.event_tail).await
+    }
+
+    /// [`played`], by an actor that holds at least `event_tail` events.
+    async fn played_holding(
+        store: &Store,
+        actions: u32,
+        event_tail: usize,
+    ) -> (
+        MatchHandle,
+        HashMap<String, String>,
+        Vec<(String, String, pb::SubmitActionResponse)>,
+    ) {
+        let limits = ActorLimits {
+            event_tail,
+            ..LIMITS
+        };
+        let context = ActorContext::unwatched(limits, store.clone());
         let handle = create(setup(Hosting::default()), start_game(), &context, None)
             .await
             .unwrap();
@@ -1052,6 +1166,85 @@ mod tests {
         assert_eq!(ended.status, pb::MatchStatus::Finished as i32);
         assert!(ended.result.is_some() && ended.draw_offered_by.is_empty());
         assert_eq!(ended, fresh().await, "after resigning");
+        dir.remove();
+    }
+
+    /// A long match holds only its newest events; whoever needs older ones gets them from the
+    /// store, numbered exactly as if the actor had held them all.
+    #[tokio::test]
+    async fn older_events_and_answers_come_from_the_store() {
+        let (store, dir) = scratch_store().await;
+        let (handle, tokens, answers) = played_holding(&store, 40, 4).await;
+        let stored_log = || async {
+            let stored = store.load("m").await.unwrap().unwrap();
+            let setup = durable::setup_from_bytes(&stored.row.setup).unwrap();
+            durable::log_from_rows(&stored.events, &setup, start_game().as_ref()).unwrap()
+        };
+        let whole = stored_log().await;
+        assert!(whole.last_seq() > 80);
+        assert_eq!(handle.events_after(0).await.unwrap(), whole.held());
+        assert_eq!(handle.events_after(30).await.unwrap(), &whole.held()[30..]);
+
+        // Watchers from the start, or resuming after an event long gone from memory, get
+        // everything after it in order and then live events.
+        for (token, viewer) in [
+            (None, Viewer::Spectator),
+            (Some(tokens["first"].clone()), Viewer::Seat(Seat(0))),
+        ] {
+            for after_seq in [0, 7] {
+                let mut subscription = handle.watch(token.clone(), after_seq).await.unwrap();
+                let seqs: Vec<u64> = subscription
+                    .backlog
+                    .iter()
+                    .filter_map(|e| e.view_for(viewer))
+                    .map(|e| e.seq)
+                    .collect();
+                let last = stored_log().await.last_seq_for(viewer);
+                assert_eq!(seqs, (after_seq + 1..=last).collect::<Vec<_>>());
+                let next = Submission {
+                    expected_version: handle.summary().version,
+                    client_action_id: String::new(),
+                    choice: ActionChoice::Index(0),
+                };
+                let seat = handle.summary().turn.unwrap().to_act[0].clone();
+                handle
+                    .submit(Some(tokens[&seat].clone()), next)
+                    .await
+                    .unwrap();
+                let live = subscription.live.recv().await.unwrap();
+                assert_eq!(
+                    live.seq,
+                    subscription.backlog.last().unwrap().seq + 1,
+                    "live events follow the backlog"
+                );
+            }
+        }
+
+        // A retry of the first action answers as the first time, also after the match ended.
+        let (seat, id, first) = &answers[0];
+        let retry = || Submission {
+            expected_version: 0,
+            client_action_id: id.clone(),
+            choice: ActionChoice::Index(0),
+        };
+        let duplicate = pb::SubmitActionResponse {
+            duplicate: true,
+            ..first.clone()
+        };
+        let again = handle.submit(Some(tokens[seat].clone()), retry()).await;
+        assert_eq!(again.unwrap().response, duplicate);
+        let unknown = Submission {
+            client_action_id: "never-sent".into(),
+            ..retry()
+        };
+        let refused = handle.submit(Some(tokens[seat].clone()), unknown).await;
+        assert_eq!(refused.unwrap_err().reason(), "STALE_VERSION");
+        handle
+            .seat_call(Some(tokens["second"].clone()), SeatCall::Resign)
+            .await
+            .unwrap();
+        let again = handle.submit(Some(tokens[seat].clone()), retry()).await;
+        assert_eq!(again.unwrap().response, duplicate);
         dir.remove();
     }
 

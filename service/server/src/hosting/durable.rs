@@ -9,10 +9,10 @@ use prost::Message;
 
 use super::chance::{MatchChance, SeedSource};
 use super::clock::Hosting;
-use super::log::{Kept, KeptEvent, LoggedEvent};
+use super::log::{EventLog, Kept, KeptEvent, LoggedEvent};
 use super::referee::{Answered, Input, MatchSetup, RecordedAction};
 use super::token::TokenHash;
-use crate::games::{option_from_proto, option_to_proto};
+use crate::games::{HostedGame, option_from_proto, option_to_proto};
 use crate::store::{AnswerRow, EventRow, InputKind, InputRow};
 
 /// A stored row that does not decode: the database was damaged or written by something else.
@@ -348,6 +348,24 @@ pub fn event_from_row(row: &EventRow) -> Result<KeptEvent, Undecodable> {
     })
 }
 
+/// The log a match's stored event rows make, numbered from the first; `game` works out the wire
+/// form of what the store kept in its own format.
+pub fn log_from_rows(
+    rows: &[EventRow],
+    setup: &MatchSetup,
+    game: &dyn HostedGame,
+) -> Result<EventLog, String> {
+    let events = rows
+        .iter()
+        .map(|row| {
+            event_from_row(row)
+                .map_err(|e| e.to_string())?
+                .into_new(setup, game)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    EventLog::restore(events)
+}
+
 /// An answer as stored: the numbers that find it in the log again. Rows written before hidden
 /// steps hold the whole `SubmitActionResponse` instead, numbered like the log then; this reads
 /// its version from the same field and leaves the rest (`events == 0`) to be worked out from it.
@@ -429,7 +447,7 @@ mod tests {
             event.clone(),
             kind.clone(),
         );
-        let logged = &log.after(0)[0];
+        let logged = &log.held()[0];
         let row = event_row(logged);
         assert_eq!(row.kind[..2], OWN_FORMAT, "kept in the store's own format");
         let kept = |content| KeptEvent {

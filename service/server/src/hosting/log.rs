@@ -187,10 +187,18 @@ impl KeptEvent {
     }
 }
 
-/// The ordered, gap-free log of one match.
+/// The ordered, gap-free log of one match. A live match holds only its newest events (see
+/// [`EventLog::forget_older`]); the store has them all, and [`EventLog::restore`] numbers them
+/// again for a reader that needs older ones.
 #[derive(Debug, Default)]
 pub struct EventLog {
+    /// The newest events, in order.
     events: Vec<Arc<LoggedEvent>>,
+    /// How many events came before the first one held.
+    forgotten: u64,
+    /// The numbers and whole version of the last event no longer held.
+    base: Numbers,
+    base_version: u64,
 }
 
 impl EventLog {
@@ -241,10 +249,7 @@ impl EventLog {
     }
 
     fn push(&mut self, event: NewEvent) {
-        let (numbers, version) = self
-            .events
-            .last()
-            .map_or((Numbers::default(), 0), |last| (last.numbers, last.version));
+        let (numbers, version) = self.newest_numbers();
         let mut logged = LoggedEvent {
             seq: event.seq,
             version: event.version,
@@ -260,29 +265,68 @@ impl EventLog {
         self.events.push(Arc::new(logged));
     }
 
-    /// The newest event's place in the whole log.
-    pub fn last_seq(&self) -> u64 {
-        self.events.len() as u64
+    /// The numbers and whole version of the newest event.
+    fn newest_numbers(&self) -> (Numbers, u64) {
+        self.events
+            .last()
+            .map_or((self.base, self.base_version), |last| {
+                (last.numbers, last.version)
+            })
     }
 
-    /// Every event after the first `after_seq` of the whole log, in order.
-    pub fn after(&self, after_seq: u64) -> &[Arc<LoggedEvent>] {
-        let start =
-            usize::try_from(after_seq).map_or(self.events.len(), |s| s.min(self.events.len()));
-        &self.events[start..]
+    /// Lets go of all but the newest `keep` events, which the store must already hold. It
+    /// works in batches, so a log holds between `keep` and `2 * keep` events and forgetting
+    /// costs nothing per event appended.
+    pub fn forget_older(&mut self, keep: usize) {
+        if self.events.len() < keep.max(1) * 2 {
+            return;
+        }
+        let forget = self.events.len() - keep;
+        let last_forgotten = &self.events[forget - 1];
+        self.base = last_forgotten.numbers;
+        self.base_version = last_forgotten.version;
+        self.forgotten += forget as u64;
+        self.events.drain(..forget);
+    }
+
+    /// The newest event's place in the whole log.
+    pub fn last_seq(&self) -> u64 {
+        self.forgotten + self.events.len() as u64
+    }
+
+    /// Every event after the first `after_seq` of the whole log, in order; `None` when some of
+    /// them are no longer held (the store has them).
+    pub fn after(&self, after_seq: u64) -> Option<&[Arc<LoggedEvent>]> {
+        let start = after_seq.checked_sub(self.forgotten)?;
+        let start = usize::try_from(start).map_or(self.events.len(), |s| s.min(self.events.len()));
+        Some(&self.events[start..])
+    }
+
+    /// The events appended after `seq` of the whole log, which are held until the log is next
+    /// told to forget (see [`EventLog::forget_older`]).
+    pub fn appended_after(&self, seq: u64) -> &[Arc<LoggedEvent>] {
+        debug_assert!(
+            seq >= self.forgotten,
+            "events appended since were forgotten"
+        );
+        self.after(seq).unwrap_or(&self.events)
     }
 
     /// How many events of the whole log come before the first one `viewer` has not seen, when
-    /// it has seen its events up to its own `seq`.
-    pub fn position_after(&self, viewer: Viewer, seq: u64) -> u64 {
-        self.events
-            .partition_point(|event| event.numbers.seq_for(viewer) <= seq) as u64
+    /// it has seen its events up to its own `seq`; `None` when that place is among the events
+    /// no longer held.
+    pub fn position_after(&self, viewer: Viewer, seq: u64) -> Option<u64> {
+        if self.forgotten > 0 && self.base.seq_for(viewer) > seq {
+            return None;
+        }
+        let held = self
+            .events
+            .partition_point(|event| event.numbers.seq_for(viewer) <= seq);
+        Some(self.forgotten + held as u64)
     }
 
     fn newest(&self) -> Numbers {
-        self.events
-            .last()
-            .map_or_else(Numbers::default, |e| e.numbers)
+        self.newest_numbers().0
     }
 
     /// The newest event's number as `viewer` counts.
@@ -293,6 +337,16 @@ impl EventLog {
     /// The match's version as `viewer` counts.
     pub fn version_for(&self, viewer: Viewer) -> u64 {
         self.newest().version_for(viewer)
+    }
+
+    /// How many events came before the first one held.
+    pub fn forgotten(&self) -> u64 {
+        self.forgotten
+    }
+
+    /// The held events, oldest first.
+    pub fn held(&self) -> &[Arc<LoggedEvent>] {
+        &self.events
     }
 }
 
@@ -313,6 +367,7 @@ mod tests {
 
     fn seqs(log: &EventLog, viewer: Viewer) -> Vec<(u64, u64)> {
         log.after(0)
+            .unwrap()
             .iter()
             .filter_map(|e| e.view_for(viewer))
             .map(|e| (e.seq, e.version))
@@ -334,14 +389,18 @@ mod tests {
                 joined("first"),
             );
         }
-        let seqs: Vec<u64> = log.after(0).iter().map(|e| e.seq).collect();
+        let seqs: Vec<u64> = log.after(0).unwrap().iter().map(|e| e.seq).collect();
         assert_eq!(seqs, [1, 2, 3, 4, 5]);
         assert_eq!(
-            log.after(3).iter().map(|e| e.seq).collect::<Vec<_>>(),
+            log.after(3)
+                .unwrap()
+                .iter()
+                .map(|e| e.seq)
+                .collect::<Vec<_>>(),
             [4, 5]
         );
-        assert!(log.after(5).is_empty());
-        assert!(log.after(99).is_empty());
+        assert!(log.after(5).unwrap().is_empty());
+        assert!(log.after(99).unwrap().is_empty());
     }
 
     /// A public step, then two hidden steps of the second seat, then a public step that has a
@@ -432,15 +491,15 @@ mod tests {
         // Resuming after a viewer's own seq starts at the first event it has not seen.
         assert_eq!(
             log.position_after(Viewer::Spectator, 2),
-            5,
+            Some(5),
             "past what it never sees"
         );
-        assert_eq!(log.position_after(FIRST, 3), 6);
-        assert_eq!(log.position_after(SECOND, 5), 5);
-        assert_eq!(log.position_after(SECOND, 6), 7);
+        assert_eq!(log.position_after(FIRST, 3), Some(6));
+        assert_eq!(log.position_after(SECOND, 5), Some(5));
+        assert_eq!(log.position_after(SECOND, 6), Some(7));
         // The whole numbering shows everything.
         let whole: Vec<(u64, u64)> = log
-            .after(0)
+            .held()
             .iter()
             .map(|e| e.unredacted())
             .map(|e| (e.seq, e.version))
@@ -495,6 +554,7 @@ mod tests {
         for viewer in [Viewer::Spectator, FIRST] {
             let strip = |log: &EventLog| -> Vec<(u64, u64, Option<pb::match_event::Kind>)> {
                 log.after(0)
+                    .unwrap()
                     .iter()
                     .filter_map(|e| e.view_for(viewer))
                     .map(|e| (e.seq, e.version, e.kind))
@@ -508,7 +568,7 @@ mod tests {
     fn a_restored_log_numbers_as_the_original() {
         let log = with_hidden_steps();
         let stored: Vec<NewEvent> = log
-            .after(0)
+            .held()
             .iter()
             .map(|e| NewEvent {
                 seq: e.seq,
@@ -528,5 +588,68 @@ mod tests {
         let mut gap = stored;
         gap.remove(2);
         assert!(EventLog::restore(gap).is_err());
+    }
+
+    #[test]
+    fn a_log_that_forgets_older_events_numbers_the_rest_as_before() {
+        let mut whole = with_hidden_steps();
+        let mut tail = with_hidden_steps();
+        tail.forget_older(4);
+        assert_eq!(
+            tail.held().len(),
+            7,
+            "fewer than twice `keep`: nothing forgotten"
+        );
+        tail.forget_older(2);
+        let held: Vec<u64> = tail.held().iter().map(|e| e.seq).collect();
+        assert_eq!(held, [6, 7]);
+        assert_eq!(tail.last_seq(), 7);
+        assert!(tail.after(4).is_none(), "event 5 is no longer held");
+        assert_eq!(tail.after(5).unwrap().len(), 2);
+        assert!(tail.after(7).unwrap().is_empty());
+        for viewer in [Viewer::Spectator, FIRST, SECOND] {
+            for seq in 0..=whole.last_seq_for(viewer) {
+                let position = whole.position_after(viewer, seq).unwrap();
+                assert_eq!(
+                    tail.position_after(viewer, seq),
+                    (position >= 5).then_some(position),
+                    "{viewer:?} after its seq {seq}"
+                );
+            }
+        }
+        // Appending after forgetting numbers every viewer's events as the whole log does.
+        for log in [&mut whole, &mut tail] {
+            log.append(
+                SystemTime::now(),
+                5,
+                Visibility::Seat(Seat(1)),
+                true,
+                &NAMES,
+                MatchEvent::Started,
+                joined("h"),
+            );
+            log.append(
+                SystemTime::now(),
+                6,
+                Visibility::Public,
+                false,
+                &NAMES,
+                MatchEvent::Started,
+                joined("i"),
+            );
+        }
+        for viewer in [Viewer::Spectator, FIRST, SECOND] {
+            let views = |log: &EventLog| -> Vec<(u64, u64)> {
+                log.after(5)
+                    .unwrap()
+                    .iter()
+                    .filter_map(|e| e.view_for(viewer))
+                    .map(|e| (e.seq, e.version))
+                    .collect()
+            };
+            assert_eq!(views(&tail), views(&whole), "{viewer:?}");
+            assert_eq!(tail.version_for(viewer), whole.version_for(viewer));
+            assert_eq!(tail.last_seq_for(viewer), whole.last_seq_for(viewer));
+        }
     }
 }

@@ -42,7 +42,6 @@ pub use referee::{MatchSetup, SeatCall, Submission};
 use crate::error::ServiceError;
 use crate::games::{GameRegistry, HostedGame, option_from_proto};
 use crate::store::{Listing, Store, StoreError, StoreHealth, StoredMatch};
-use log::EventLog;
 use slots::{Slot, Slots};
 
 /// A match counted against its creator's open-match quota until it is over.
@@ -371,18 +370,10 @@ impl MatchRegistry {
         };
         // The game works out the wire form of what the store kept of its actions and events.
         let game = start_game(&self.games, &setup).map_err(undecodable)?;
-        let events = stored
-            .events
-            .iter()
-            .map(|row| {
-                durable::event_from_row(row)
-                    .map_err(|e| e.to_string())?
-                    .into_new(&setup, game.as_ref())
-            })
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(undecodable)?;
+        let stored_log =
+            durable::log_from_rows(&stored.events, &setup, game.as_ref()).map_err(undecodable)?;
         // The stored log, not the summary, says whether it is over: the summary may trail it.
-        let ended = events.iter().rev().find_map(|e| match &e.kind {
+        let ended = stored_log.held().iter().rev().find_map(|e| match &e.kind {
             pb::match_event::Kind::MatchEnded(ended) => ended.result.clone(),
             _ => None,
         });
@@ -398,10 +389,7 @@ impl MatchRegistry {
             // A hosted match knows which of its steps were hidden, also for steps stored before
             // the store recorded it.
             Some(handle) if !over => handle.events_after(0).await?,
-            _ => EventLog::restore(events)
-                .map_err(undecodable)?
-                .after(0)
-                .to_vec(),
+            _ => stored_log.held().to_vec(),
         };
         let header = pb::ReplayHeader {
             seats: summary.seats,

@@ -137,6 +137,21 @@ pub struct Answered {
     pub events: usize,
 }
 
+/// The answer `first` again, as a duplicate, from a log that holds its events.
+pub fn answer_again(log: &EventLog, seat: Seat, first: &Answered) -> Option<Submitted> {
+    let events = log.after(first.after_seq)?;
+    let events = &events[..first.events.min(events.len())];
+    let viewer = Viewer::Seat(seat);
+    Some(Submitted {
+        response: pb::SubmitActionResponse {
+            version: first.version,
+            events: events.iter().filter_map(|e| e.view_for(viewer)).collect(),
+            duplicate: true,
+        },
+        last_seq: first.after_seq + events.len() as u64,
+    })
+}
+
 /// An accepted submission: the response, and where the whole log stands after it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Submitted {
@@ -174,9 +189,19 @@ pub struct Referee {
     version: u64,
     result: Option<pb::MatchResult>,
     log: EventLog,
+    /// The inputs not yet stored; the store has the others (see [`Referee::forget_stored`]).
     inputs: Vec<Input>,
-    /// `(seat, client_action_id)` -> the first answer.
+    /// How many inputs came before the first one held.
+    inputs_forgotten: usize,
+    /// Whether an action was played, or a seat timed out: aborting is too late then.
+    played: bool,
+    /// `(seat, client_action_id)` -> the first answer, for answers whose events the log still
+    /// holds; older ones are in the store.
     answered: HashMap<(Seat, String), Answered>,
+    /// Whether the store's rows number the log exactly as the referee does. Rows stored before
+    /// hidden steps were recorded do not say which events were hidden, so a match that has
+    /// such rows keeps its whole log in memory.
+    rows_number_the_log: bool,
     /// The turn last announced with a TurnStarted event.
     announced: Option<Turn>,
     clocks: Clocks,
@@ -225,7 +250,10 @@ impl Referee {
             result: None,
             log: EventLog::default(),
             inputs: Vec::new(),
+            inputs_forgotten: 0,
+            played: false,
             answered: HashMap::new(),
+            rows_number_the_log: true,
             announced: None,
             lifecycle: Vec::new(),
         };
@@ -319,7 +347,7 @@ impl Referee {
         referee
             .replay(inputs, &times)
             .map_err(|e| format!("replaying the stored inputs failed: {e}"))?;
-        let rebuilt = referee.log.after(0);
+        let rebuilt = referee.log.held();
         if let Some(index) = (0..rebuilt.len().max(kept.len())).find(|&i| {
             !matches!((rebuilt.get(i), kept.get(i)),
                 (Some(a), Some(b)) if a.same_place(b) && referee.reproduces(a, &b.content))
@@ -332,6 +360,10 @@ impl Referee {
                 index + 1
             ));
         }
+        let rows_number_the_log = kept
+            .iter()
+            .zip(rebuilt)
+            .all(|(kept, rebuilt)| kept.hidden_step == rebuilt.hidden_step);
         let events = kept
             .into_iter()
             .zip(rebuilt)
@@ -359,6 +391,7 @@ impl Referee {
             })
             .collect::<Result<Vec<_>, String>>()?;
         referee.log = EventLog::restore(events)?;
+        referee.rows_number_the_log = rows_number_the_log;
         referee.answered.extend(answered);
         // Replaying recorded them again; the store has them from when they happened.
         referee.lifecycle.clear();
@@ -389,6 +422,10 @@ impl Referee {
         self.game.info()
     }
 
+    pub fn game(&self) -> &dyn HostedGame {
+        self.game.as_ref()
+    }
+
     pub fn log(&self) -> &EventLog {
         &self.log
     }
@@ -397,8 +434,43 @@ impl Referee {
         self.status
     }
 
-    pub fn inputs(&self) -> &[Input] {
-        &self.inputs
+    /// The inputs after the first `count`, which must not have been forgotten yet.
+    pub fn inputs_since(&self, count: usize) -> &[Input] {
+        debug_assert!(
+            count >= self.inputs_forgotten,
+            "inputs since were forgotten"
+        );
+        &self.inputs[count
+            .saturating_sub(self.inputs_forgotten)
+            .min(self.inputs.len())..]
+    }
+
+    /// Lets go of what the store now holds: every input, and all but the newest `keep_events`
+    /// events with the answers that point at them. Call it only after a commit.
+    pub fn forget_stored(&mut self, keep_events: usize) {
+        self.inputs_forgotten += self.inputs.len();
+        self.inputs.clear();
+        if !self.rows_number_the_log {
+            return;
+        }
+        let before = self.log.forgotten();
+        self.log.forget_older(keep_events);
+        if self.log.forgotten() != before {
+            let log = &self.log;
+            self.answered
+                .retain(|_, answered| log.after(answered.after_seq).is_some());
+        }
+    }
+
+    /// Whether answers to client action ids may be missing from memory (the store has them).
+    pub fn forgot_answers(&self) -> bool {
+        self.log.forgotten() > 0
+    }
+
+    /// Keeps an input to be stored.
+    fn keep_input(&mut self, input: Input) {
+        self.played |= matches!(input, Input::Acted { .. } | Input::TimedOut { .. });
+        self.inputs.push(input);
     }
 
     pub fn is_over(&self) -> bool {
@@ -420,7 +492,7 @@ impl Referee {
     pub fn mark(&self) -> Mark {
         Mark {
             seq: self.log.last_seq(),
-            inputs: self.inputs.len(),
+            inputs: self.inputs_forgotten + self.inputs.len(),
             status: self.status,
         }
     }
@@ -475,11 +547,7 @@ impl Referee {
     /// Abort is for a match nobody has played in yet, waiting or active.
     fn require_abortable(&self) -> Result<(), ServiceError> {
         if self.status == pb::MatchStatus::Active || self.status == pb::MatchStatus::Waiting {
-            let acted = self
-                .inputs
-                .iter()
-                .any(|input| matches!(input, Input::Acted { .. } | Input::TimedOut { .. }));
-            if acted {
+            if self.played {
                 return Err(ServiceError::AbortTooLate);
             }
             return Ok(());
@@ -653,7 +721,7 @@ impl Referee {
         state.token = Some(token_hash);
         state.player_name = player_name.clone();
         let seat_name = state.name;
-        self.inputs.push(Input::Joined {
+        self.keep_input(Input::Joined {
             seat,
             player_name: player_name.clone(),
             token_hash,
@@ -724,17 +792,7 @@ impl Referee {
             return None;
         }
         let first = self.answered.get(&(seat, client_action_id.to_owned()))?;
-        let events = self.log.after(first.after_seq);
-        let events = &events[..first.events.min(events.len())];
-        let viewer = Viewer::Seat(seat);
-        Some(Submitted {
-            response: pb::SubmitActionResponse {
-                version: first.version,
-                events: events.iter().filter_map(|e| e.view_for(viewer)).collect(),
-                duplicate: true,
-            },
-            last_seq: first.after_seq + events.len() as u64,
-        })
+        answer_again(&self.log, seat, first)
     }
 
     /// Plays a submission of an authenticated seat that is not a retry (see
@@ -757,7 +815,7 @@ impl Referee {
         self.moment = now;
         let before = self.log.last_seq();
         self.act(seat, &submission.choice, false)?;
-        let events = self.log.after(before);
+        let events = self.log.appended_after(before);
         let answer = pb::SubmitActionResponse {
             version: self.log.version_for(viewer),
             events: events.iter().filter_map(|e| e.view_for(viewer)).collect(),
@@ -829,7 +887,7 @@ impl Referee {
                 pb::match_event::Kind::GameEvent(event.wire),
             );
         }
-        self.inputs.push(Input::Acted {
+        self.keep_input(Input::Acted {
             seat,
             action: RecordedAction::Notation(played.notation),
             for_timeout,
@@ -908,7 +966,7 @@ impl Referee {
         let finished = pb::MatchStatus::Finished;
         let (input, event, winner, reason, detail, status) = match call {
             SeatCall::OfferDraw => {
-                self.inputs.push(Input::OfferedDraw { seat });
+                self.keep_input(Input::OfferedDraw { seat });
                 self.draw_offer = Some(seat);
                 self.record(Visibility::Public, MatchEvent::DrawOffered { seat });
                 return;
@@ -946,7 +1004,7 @@ impl Referee {
                 finished,
             ),
         };
-        self.inputs.push(input);
+        self.keep_input(input);
         self.version += 1;
         self.record(Visibility::Public, event);
         let outcome = Outcome {
@@ -980,7 +1038,7 @@ impl Referee {
 
     /// Aborts a match that did not start in time.
     fn expire(&mut self) {
-        self.inputs.push(Input::Expired);
+        self.keep_input(Input::Expired);
         self.version += 1;
         tracing::info!("expired before every seat was taken");
         let outcome = Outcome {
@@ -1027,7 +1085,7 @@ impl Referee {
     fn record_timeout(&mut self, seat: Seat, forfeited: bool) {
         let index = seat.index();
         self.consecutive_timeouts[index] += 1;
-        self.inputs.push(Input::TimedOut { seat, forfeited });
+        self.keep_input(Input::TimedOut { seat, forfeited });
         let name = self.seat_name(seat);
         tracing::info!(seat = name, forfeited, "time ran out");
         self.record(

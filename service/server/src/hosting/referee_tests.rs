@@ -147,7 +147,7 @@ impl Table {
     fn events(&self) -> Vec<Kind> {
         self.referee
             .log()
-            .after(0)
+            .held()
             .iter()
             .map(|e| e.kind.clone())
             .collect()
@@ -166,13 +166,13 @@ impl Table {
         let events = self
             .referee
             .log()
-            .after(0)
+            .held()
             .iter()
             .map(|e| durable::event_from_row(&durable::event_row(e)).unwrap())
             .collect();
         let inputs = self
             .referee
-            .inputs()
+            .inputs_since(0)
             .iter()
             .enumerate()
             .map(|(number, input)| {
@@ -189,8 +189,8 @@ impl Table {
         )
         .unwrap();
         assert_eq!(
-            referee.log().after(0),
-            self.referee.log().after(0),
+            referee.log().held(),
+            self.referee.log().held(),
             "the rebuilt log is the original"
         );
         Table {
@@ -220,12 +220,12 @@ fn turn_started_carries_the_deadline_and_every_seats_clock() {
     };
     let mut table = Table::seated("kings-goal", timed(fischer, TimeoutPolicy::Forfeit));
     table.pass(10 * SECOND);
-    let before = table.referee.log().after(0).len();
+    let before = table.referee.log().held().len();
     table.play();
     let turns: Vec<(pb::TurnStarted, std::time::SystemTime)> = table
         .referee
         .log()
-        .after(0)
+        .held()
         .iter()
         .filter_map(|e| match &e.kind {
             Kind::TurnStarted(t) => Some((t.clone(), e.time)),
@@ -245,7 +245,7 @@ fn turn_started_carries_the_deadline_and_every_seats_clock() {
         assert_eq!(clock.deadline.is_some(), &clock.seat == mover);
     }
     let (second, _) = turns.last().unwrap();
-    assert!(table.referee.log().after(0).len() > before);
+    assert!(table.referee.log().held().len() > before);
     // The mover used 10 s of 60 and gained 5.
     let mover_clock = second.clocks.iter().find(|c| &c.seat == mover).unwrap();
     assert_eq!(
@@ -340,7 +340,7 @@ fn the_server_plays_for_a_late_seat_and_forfeits_it_at_the_limit() {
             punctual
         )
     );
-    let inputs = table.referee.inputs();
+    let inputs = table.referee.inputs_since(0);
     let for_timeout = inputs
         .iter()
         .filter(|i| {
@@ -603,4 +603,95 @@ fn both_clocks_run_in_a_simultaneous_phase() {
     assert_eq!(table.summary().status(), pb::MatchStatus::Active);
     // Replaying the server's actions for both seats rebuilds the same match.
     assert_eq!(table.rebuilt().summary(), table.summary());
+}
+
+/// Plays `count` actions with client action ids, letting go of what the store would now hold
+/// after each, as the actor does after a commit; the seats and ids, in order.
+fn play_forgetting(table: &mut Table, count: usize, keep_events: usize) -> Vec<(Seat, String)> {
+    let mut ids = Vec::new();
+    for n in 0..count {
+        let name = table.to_act();
+        let seat = table.seat(&name);
+        let submission = Submission {
+            expected_version: table.referee.log().version_for(Viewer::Seat(seat)),
+            client_action_id: format!("{name}-{n}"),
+            choice: ActionChoice::Index(0),
+        };
+        let mark = table.referee.mark();
+        table.referee.submit(seat, submission, table.now).unwrap();
+        assert_eq!(table.referee.inputs_since(mark.inputs).len(), 1);
+        table.referee.forget_stored(keep_events);
+        ids.push((seat, format!("{name}-{n}")));
+    }
+    ids
+}
+
+#[test]
+fn a_referee_lets_go_of_what_the_store_holds() {
+    let mut table = Table::seated("soccer-chess", Hosting::default());
+    let ids = play_forgetting(&mut table, 60, 4);
+    let log = table.referee.log();
+    assert!(log.held().len() < 8, "held {} events", log.held().len());
+    assert!(log.last_seq() > 60, "every event still counts");
+    assert_eq!(
+        table.summary().last_seq,
+        log.last_seq_for(Viewer::Spectator)
+    );
+    let mark = table.referee.mark();
+    assert!(table.referee.inputs_since(mark.inputs).is_empty());
+    // Answers whose events are held are answered from memory; older ones are left to the store.
+    assert!(table.referee.forgot_answers());
+    let (seat, newest) = ids.last().unwrap();
+    assert!(table.referee.answered_before(*seat, newest).is_some());
+    let (seat, oldest) = &ids[0];
+    assert!(table.referee.answered_before(*seat, oldest).is_none());
+    // It plays on.
+    table.play();
+}
+
+/// Rows stored before hidden steps were recorded may not say which steps were hidden, so the
+/// store cannot number such a log again: the match keeps all of it.
+#[test]
+fn a_match_whose_rows_do_not_number_its_log_keeps_all_of_it() {
+    let mut table = Table::seated("soccer-chess", Hosting::default());
+    for _ in 0..10 {
+        table.play();
+    }
+    let mut events: Vec<_> = table
+        .referee
+        .log()
+        .held()
+        .iter()
+        .map(|e| durable::event_from_row(&durable::event_row(e)).unwrap())
+        .collect();
+    let inputs = |table: &Table| -> Vec<Input> {
+        table
+            .referee
+            .inputs_since(0)
+            .iter()
+            .enumerate()
+            .map(|(n, input)| durable::input_from_row(&durable::input_row(n, input)).unwrap())
+            .collect()
+    };
+    let rebuild = |events| {
+        Referee::rebuild(
+            table.referee.setup().clone(),
+            game("soccer-chess"),
+            None,
+            inputs(&table),
+            events,
+            [],
+        )
+        .unwrap()
+    };
+    let mut faithful = rebuild(events.clone());
+    faithful.forget_stored(2);
+    assert!(faithful.log().held().len() < 4);
+    events[5].hidden_step = !events[5].hidden_step;
+    let mut unfaithful = rebuild(events);
+    unfaithful.forget_stored(2);
+    assert_eq!(
+        unfaithful.log().held().len() as u64,
+        unfaithful.log().last_seq()
+    );
 }

@@ -46,6 +46,7 @@ async fn open_registry(
         live_capacity: 16,
         expire_unstarted_after,
         unload_idle_after,
+        event_tail: 16,
     };
     MatchRegistry::open(GameRegistry::standard(), limits, store, 0)
         .await

@@ -490,6 +490,7 @@ mod tests {
                 live_capacity: 2,
                 expire_unstarted_after: None,
                 unload_idle_after: None,
+                event_tail: 2,
             },
             store,
             0,
