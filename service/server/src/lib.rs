@@ -11,11 +11,11 @@ pub mod config;
 pub mod error;
 pub mod hosting;
 pub mod server;
-pub mod store;
 pub mod telemetry;
 pub mod transport;
 
 pub use pitchmate_games as games;
+pub use pitchmate_store as store;
 
 pub use config::Settings;
 pub use error::ServiceError;

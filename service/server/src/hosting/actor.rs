@@ -990,7 +990,7 @@ mod tests {
     use crate::hosting::chance::MatchChance;
     use crate::hosting::clock::Hosting;
     use crate::hosting::token::TokenHash;
-    use crate::store::tests::scratch_store;
+    use crate::store::scratch::scratch_store;
 
     const LIMITS: ActorLimits = ActorLimits {
         commands: 8,

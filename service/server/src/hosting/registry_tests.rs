@@ -7,7 +7,7 @@ use std::time::Duration;
 use pitchmate_proto::v1 as pb;
 
 use super::*;
-use crate::store::tests::scratch_store;
+use crate::store::scratch::scratch_store;
 
 #[tokio::test]
 async fn an_expired_match_leaves_memory_and_comes_back_from_the_store() {

@@ -482,7 +482,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_lagging_watcher_catches_up_from_the_log() {
-        let (store, dir) = crate::store::tests::scratch_store().await;
+        let (store, dir) = crate::store::scratch::scratch_store().await;
         let registry = MatchRegistry::open(
             GameRegistry::standard(),
             ActorLimits {

@@ -713,5 +713,7 @@ async fn recover(
     }
 }
 
+#[cfg(any(test, feature = "scratch"))]
+pub mod scratch;
 #[cfg(test)]
-pub(crate) mod tests;
+mod tests;

@@ -7,30 +7,9 @@ use std::future::Future;
 use std::path::PathBuf;
 
 use super::*;
+use crate::scratch::{ScratchDir, scratch_store};
 
 const DEFAULT_POSTGRES_URL: &str = "postgres://postgres@127.0.0.1:5432/test";
-
-/// A directory of its own for one test, removed by [`ScratchDir::remove`].
-pub(crate) struct ScratchDir(pub PathBuf);
-
-impl ScratchDir {
-    pub(crate) fn new() -> Self {
-        let path = std::env::temp_dir().join(format!("pitchmate-store-{}", uuid::Uuid::new_v4()));
-        std::fs::create_dir_all(&path).expect("scratch directory");
-        Self(path)
-    }
-
-    pub(crate) fn remove(self) {
-        std::fs::remove_dir_all(&self.0).expect("remove the scratch directory");
-    }
-}
-
-/// A SQLite store in a fresh directory.
-pub(crate) async fn scratch_store() -> (Store, ScratchDir) {
-    let dir = ScratchDir::new();
-    let store = Store::open("", &dir.0).await.expect("open sqlite");
-    (store, dir)
-}
 
 /// Checks a write was refused by the database itself, then waits until the store, unwritable
 /// since, has probed its way back, so the next write is judged on its own.

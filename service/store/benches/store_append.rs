@@ -1,7 +1,7 @@
 //! Durable appends per second through the store's group-commit writer, SQLite in a temporary
 //! directory, on the machine's cores.
 //!
-//! `cargo bench -p pitchmate-server --bench store_append [-- MATCHES]`
+//! `cargo bench -p pitchmate-store --bench store_append [-- MATCHES]`
 //!
 //! With `PITCHMATE_BENCH_STORE_URL=postgres://...` it measures that PostgreSQL database instead
 //! (it adds matches of its own there and leaves them; the CPU figures are then this process's
@@ -19,7 +19,7 @@
 
 use std::time::{Duration, Instant};
 
-use pitchmate_server::store::{AnswerRow, Append, EventRow, InputKind, InputRow, MatchRow, Store};
+use pitchmate_store::{AnswerRow, Append, EventRow, InputKind, InputRow, MatchRow, Store};
 
 const BUDGET: Duration = Duration::from_secs(5);
 
