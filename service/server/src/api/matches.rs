@@ -578,7 +578,7 @@ impl pb::match_service_server::MatchService for MatchApi {
         Ok(Response::new(tokio_stream::iter(lines)))
     }
 
-    type StreamMatchEventsStream = EventStream;
+    type StreamMatchEventsStream = EventStream<Status>;
 
     #[tracing::instrument(name = "rpc", skip_all, fields(method = "StreamMatchEvents", match_id = %excerpt(&request.get_ref().match_id, LOGGED_ID)))]
     async fn stream_match_events(
@@ -659,7 +659,7 @@ impl pb::match_service_server::MatchService for MatchApi {
         }))))
     }
 
-    type PlayStream = PlayStream;
+    type PlayStream = PlayStream<Status>;
 
     #[tracing::instrument(name = "rpc", skip_all, fields(method = "Play", match_id))]
     async fn play(

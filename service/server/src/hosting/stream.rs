@@ -41,12 +41,18 @@ use super::referee::Submission;
 use super::slots::Slot;
 use crate::error::ServiceError;
 
-/// One watcher's messages, as the connection sends them.
-pub type EventStream =
-    Pin<Box<dyn Stream<Item = Result<pb::StreamMatchEventsResponse, tonic::Status>> + Send>>;
+/// One watcher's messages, as the connection sends them. `E` is the error type of the edge that
+/// serves the stream (a gRPC status), which the hosting's own errors turn into.
+pub type EventStream<E> =
+    Pin<Box<dyn Stream<Item = Result<pb::StreamMatchEventsResponse, E>> + Send>>;
 
 /// One player's messages, as the connection sends them.
-pub type PlayStream = Pin<Box<dyn Stream<Item = Result<pb::PlayResponse, tonic::Status>> + Send>>;
+pub type PlayStream<E> = Pin<Box<dyn Stream<Item = Result<pb::PlayResponse, E>> + Send>>;
+
+/// What a stream's errors must be: the hosting's own ones turn into them.
+pub trait StreamError: From<ServiceError> + Send + 'static {}
+
+impl<E: From<ServiceError> + Send + 'static> StreamError for E {}
 
 /// An action a player sent, read as far as the match's actor is not needed: its client action
 /// id, and the submission or why it is refused without reaching the match (no choice given, the
@@ -60,7 +66,7 @@ pub struct PlayerAction {
 
 /// What a player sends after opening its stream. An error ends the stream with it: the client
 /// broke the protocol, or its side of the connection failed.
-pub type PlayerActions = Pin<Box<dyn Stream<Item = Result<PlayerAction, tonic::Status>> + Send>>;
+pub type PlayerActions<E> = Pin<Box<dyn Stream<Item = Result<PlayerAction, E>> + Send>>;
 
 /// A message of either kind of stream.
 #[derive(Debug)]
@@ -86,11 +92,11 @@ enum Finish {
 }
 
 /// What a stream waited for.
-enum Woken {
+enum Woken<E> {
     /// An event, a lag, the end of the feed, or (`Err`) a quiet heartbeat interval.
     Live(Result<Result<Arc<LoggedEvent>, RecvError>, tokio::time::error::Elapsed>),
     /// The player's next action; `None` once it has sent its last.
-    Action(Option<Result<PlayerAction, tonic::Status>>),
+    Action(Option<Result<PlayerAction, E>>),
     Stopping,
 }
 
@@ -99,15 +105,15 @@ enum Woken {
 /// detail (a spectator's never has any). It ends after the match ends or when `stopping` turns
 /// true. `slot` (a spectator's place in its match, or a seat's stream) is held until the stream
 /// is dropped.
-pub fn watch_events(
+pub fn watch_events<E: StreamError>(
     handle: MatchHandle,
     subscription: Subscription,
     start: StreamStart,
     prompt: Option<pb::ActionDetail>,
     slot: Slot<String>,
-) -> EventStream {
+) -> EventStream<E> {
     use pb::stream_match_events_response::Item;
-    let follower = Follower::new(handle, subscription, start, prompt, None, slot);
+    let follower = Follower::<E>::new(handle, subscription, start, prompt, None, slot);
     Box::pin(follower.into_stream().map(|outgoing| {
         let item = match outgoing? {
             Outgoing::Event(event) => Item::Event(event),
@@ -122,14 +128,14 @@ pub fn watch_events(
 /// A player's stream: what [`watch_events`] sends a seat with prompts in `prompt_detail`, and
 /// the outcome of each of the player's actions, submitted for its seat in the order sent. It
 /// ends like a watcher's, or with the error the actions give. `slot` is the seat's stream's.
-pub fn play(
+pub fn play<E: StreamError>(
     handle: MatchHandle,
     subscription: Subscription,
     start: StreamStart,
     prompt_detail: pb::ActionDetail,
-    player: Player,
+    player: Player<E>,
     slot: Slot<String>,
-) -> PlayStream {
+) -> PlayStream<E> {
     use pb::play_response::Item;
     let follower = Follower::new(
         handle,
@@ -159,12 +165,12 @@ pub struct StreamStart {
 }
 
 /// The acting side of a player's stream: the seat's token and the actions still to come.
-pub struct Player {
+pub struct Player<E> {
     pub token: String,
-    pub actions: PlayerActions,
+    pub actions: PlayerActions<E>,
 }
 
-struct Follower {
+struct Follower<E> {
     handle: MatchHandle,
     viewer: Viewer,
     live: broadcast::Receiver<Arc<LoggedEvent>>,
@@ -180,7 +186,7 @@ struct Follower {
     /// Set once nothing more will be queued.
     finish: Option<Finish>,
     /// Sent after the queue, to end the stream with an error.
-    failure: Option<tonic::Status>,
+    failure: Option<E>,
     /// Whether the prompt check runs before waiting for the next event. It runs on the call
     /// after the one that queued an event rather than in it, so the queued events are handed to
     /// the connection before the check waits on the actor.
@@ -188,7 +194,7 @@ struct Follower {
     prompts: Option<Prompts>,
     /// A player's stream: the seat's token and the actions still to come. `None` on a
     /// watcher's, and once the player has sent its last.
-    player: Option<Player>,
+    player: Option<Player<E>>,
     /// Held while the stream exists: a seat watching counts as connected.
     _presence: Option<PresenceGuard>,
     _slot: Slot<String>,
@@ -202,13 +208,13 @@ struct Prompts {
     prompted: Option<u64>,
 }
 
-impl Follower {
+impl<E: StreamError> Follower<E> {
     fn new(
         handle: MatchHandle,
         subscription: Subscription,
         start: StreamStart,
         prompt: Option<pb::ActionDetail>,
-        player: Option<Player>,
+        player: Option<Player<E>>,
         slot: Slot<String>,
     ) -> Self {
         let Subscription {
@@ -254,7 +260,7 @@ impl Follower {
         follower
     }
 
-    fn into_stream(self) -> impl Stream<Item = Result<Outgoing, tonic::Status>> + Send {
+    fn into_stream(self) -> impl Stream<Item = Result<Outgoing, E>> + Send {
         futures_util::stream::unfold(self, |mut follower| async move {
             let item = follower.next().await?;
             Some((item, follower))
@@ -262,7 +268,7 @@ impl Follower {
     }
 
     /// The next message, or `None` once the stream is over.
-    async fn next(&mut self) -> Option<Result<Outgoing, tonic::Status>> {
+    async fn next(&mut self) -> Option<Result<Outgoing, E>> {
         loop {
             if let Some(item) = self.queued.pop_front() {
                 return Some(Ok(item));
@@ -447,7 +453,7 @@ impl Follower {
 }
 
 /// A player's next action; never ready on a watcher's stream or once the player sent its last.
-async fn next_action(player: &mut Option<Player>) -> Option<Result<PlayerAction, tonic::Status>> {
+async fn next_action<E>(player: &mut Option<Player<E>>) -> Option<Result<PlayerAction, E>> {
     match player {
         Some(player) => player.actions.next().await,
         None => std::future::pending().await,
@@ -519,7 +525,8 @@ mod tests {
         let slot = crate::hosting::slots::Slots::new(1)
             .claim(&"m".to_owned())
             .unwrap();
-        let mut stream = watch_events(handle.clone(), subscription, start, None, slot);
+        let mut stream =
+            watch_events::<ServiceError>(handle.clone(), subscription, start, None, slot);
 
         // Nobody reads while the live feed, holding two, overflows many times over.
         play(&handle, &tokens, 40).await;
