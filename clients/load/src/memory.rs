@@ -136,7 +136,7 @@ fn long_match(variant: &str) -> pb::CreateMatchRequest {
         kind: Some(pb::option_value::Kind::IntValue(value)),
     };
     let options = match variant {
-        "soccer-chess" => vec![("sets_per_game", 200), ("golden_goal_max_sets", 1000)],
+        "soccer-chess" => vec![("sets_per_game", 1000), ("golden_goal_max_sets", 1000)],
         "kings-goal" => vec![("moves_per_half", 200)],
         "xfutebol" => vec![("movement_limit", 2000)],
         _ => Vec::new(),

@@ -755,7 +755,7 @@ impl Game for SoccerChess {
                     OPTION_SETS_PER_GAME,
                     "sets each side plays per game",
                     1,
-                    200,
+                    1000,
                     30,
                 ),
                 OptionSpec::boolean(
