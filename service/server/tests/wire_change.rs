@@ -160,7 +160,7 @@ fn play_to_the_end(referee: &mut Referee, random: &mut Lcg) {
         if referee.is_over() {
             return;
         }
-        if referee.status() == pb::MatchStatus::Waiting {
+        if referee.status() == pitchmate_server::hosting::status::MatchStatus::Waiting {
             let token = SeatToken::generate().unwrap();
             referee
                 .join(None, "late".into(), token.hash(), now)

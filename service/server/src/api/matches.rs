@@ -20,6 +20,7 @@ use crate::hosting::actor::Subscription;
 use crate::hosting::clock::Hosting;
 use crate::hosting::feed::{FeedFilter, follow};
 use crate::hosting::slots::{Slot, Slots};
+use crate::hosting::status::MatchStatus;
 use crate::hosting::stream::{
     EventStream, PlayStream, Player, PlayerAction, StreamStart, play, watch_events,
 };
@@ -294,7 +295,7 @@ fn player_action(
 }
 
 fn list_scope(filter: &MatchFilter) -> String {
-    let status = filter.status.map_or(0, |s| s as i32);
+    let status = filter.status.map_or(0, MatchStatus::to_wire);
     // The player's name comes last: whatever it holds, the scope reads one way.
     format!(
         "matches|{}|{status}|{}",
@@ -369,8 +370,7 @@ impl pb::match_service_server::MatchService for MatchApi {
         let request = request.into_inner();
         let size = paging::page_size(request.page_size)?;
         let status = match pb::MatchStatus::try_from(request.status) {
-            Ok(pb::MatchStatus::Unspecified) => None,
-            Ok(status) => Some(status),
+            Ok(status) => MatchStatus::from_proto(status),
             Err(_) => {
                 return Err(ServiceError::InvalidArgument(format!(
                     "status {} is not a MatchStatus",

@@ -406,7 +406,7 @@ pub async fn create(
     let row = MatchRow {
         match_id: referee.setup().match_id.clone(),
         variant_id: referee.setup().variant_id.clone(),
-        status: referee.status() as i32,
+        status: referee.status().to_wire(),
         setup: durable::setup_to_bytes(referee.setup()),
         summary: referee.to_proto().encode_to_vec(),
     };
@@ -618,7 +618,7 @@ impl MatchActor {
             events: Vec::new(),
             answer: None,
             status: Some(StatusChange {
-                status: self.referee.status() as i32,
+                status: self.referee.status().to_wire(),
                 summary: self.referee.to_proto().encode_to_vec(),
             }),
             lifecycle: Vec::new(),
@@ -657,7 +657,7 @@ impl MatchActor {
                 .collect(),
             answer,
             status: (referee.status() != mark.status).then(|| StatusChange {
-                status: referee.status() as i32,
+                status: referee.status().to_wire(),
                 summary: referee.to_proto().encode_to_vec(),
             }),
             lifecycle: referee

@@ -24,6 +24,7 @@ mod referee_tests;
 mod registry_tests;
 pub mod setup;
 pub mod slots;
+pub mod status;
 pub mod stream;
 pub mod token;
 
@@ -43,6 +44,7 @@ use crate::error::ServiceError;
 use crate::games::{GameRegistry, HostedGame, option_from_proto};
 use crate::store::{Listing, Store, StoreError, StoreHealth, StoredMatch};
 use slots::{Slot, Slots};
+use status::MatchStatus;
 
 /// A match counted against its creator's open-match quota until it is over.
 pub type OpenMatch = Slot<IpAddr>;
@@ -68,7 +70,7 @@ pub struct NewMatch {
 pub struct MatchFilter {
     /// Empty: every variant.
     pub variant_id: String,
-    pub status: Option<pb::MatchStatus>,
+    pub status: Option<MatchStatus>,
     /// Empty: every player's; else the matches in which a player of this name took a seat.
     pub player_name: String,
 }
@@ -124,8 +126,8 @@ impl MatchRegistry {
         };
         let unfinished = store
             .with_status(&[
-                pb::MatchStatus::Waiting as i32,
-                pb::MatchStatus::Active as i32,
+                MatchStatus::Waiting.to_wire(),
+                MatchStatus::Active.to_wire(),
             ])
             .await?;
         tracing::info!(
@@ -319,7 +321,7 @@ impl MatchRegistry {
     ) -> Result<MatchPage, ServiceError> {
         let listing = Listing {
             variant_id: filter.variant_id.clone(),
-            status: filter.status.map(|s| s as i32),
+            status: filter.status.map(MatchStatus::to_wire),
             player_name: filter.player_name.clone(),
         };
         let before = position.map(|p| i64::try_from(p).unwrap_or(i64::MAX));
@@ -379,9 +381,9 @@ impl MatchRegistry {
         });
         let (status, result) = match ended {
             Some(result) if result.reason() == pb::ResultReason::Aborted => {
-                (pb::MatchStatus::Aborted as i32, Some(result))
+                (MatchStatus::Aborted.to_wire(), Some(result))
             }
-            Some(result) => (pb::MatchStatus::Finished as i32, Some(result)),
+            Some(result) => (MatchStatus::Finished.to_wire(), Some(result)),
             None => (summary.status, summary.result),
         };
         let over = is_over(status);
@@ -414,7 +416,7 @@ impl MatchRegistry {
 }
 
 fn is_over(status: i32) -> bool {
-    status == pb::MatchStatus::Finished as i32 || status == pb::MatchStatus::Aborted as i32
+    status == MatchStatus::Finished.to_wire() || status == MatchStatus::Aborted.to_wire()
 }
 
 /// Matches rebuilt at once after a start. Rebuilding is mostly replaying inputs on the

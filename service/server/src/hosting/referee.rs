@@ -44,6 +44,7 @@ use super::event::{MatchEnd, MatchEvent};
 use super::lifecycle::{EndReason, Ending, LifecycleEntry, LifecycleKind, SeatHolder};
 use super::log::{EventLog, Kept, KeptEvent, LoggedEvent, NewEvent};
 pub use super::setup::MatchSetup;
+use super::status::MatchStatus;
 use super::token::TokenHash;
 use crate::error::ServiceError;
 use crate::games::{ActionChoice, HostedGame, option_to_proto, turn_to_proto};
@@ -172,7 +173,7 @@ pub enum Due {
 pub struct Mark {
     pub seq: u64,
     pub inputs: usize,
-    pub status: pb::MatchStatus,
+    pub status: MatchStatus,
 }
 
 struct SeatState {
@@ -185,9 +186,9 @@ pub struct Referee {
     setup: MatchSetup,
     game: Box<dyn HostedGame>,
     seats: Vec<SeatState>,
-    status: pb::MatchStatus,
+    status: MatchStatus,
     version: u64,
-    result: Option<pb::MatchResult>,
+    result: Option<MatchEnd>,
     log: EventLog,
     /// The inputs not yet stored; the store has the others (see [`Referee::forget_stored`]).
     inputs: Vec<Input>,
@@ -245,7 +246,7 @@ impl Referee {
             setup,
             game,
             seats,
-            status: pb::MatchStatus::Waiting,
+            status: MatchStatus::Waiting,
             version: 0,
             result: None,
             log: EventLog::default(),
@@ -308,7 +309,7 @@ impl Referee {
                 Input::AcceptedDraw { seat } => self.replay_call(seat, SeatCall::AcceptDraw)?,
                 Input::ClaimedVictory { seat } => self.replay_call(seat, SeatCall::ClaimVictory)?,
                 Input::Expired => {
-                    if self.status != pb::MatchStatus::Waiting {
+                    if self.status != MatchStatus::Waiting {
                         return Err(ServiceError::MatchNotActive {
                             status: "started",
                             hint: "only a match still waiting for its seats expires",
@@ -430,7 +431,7 @@ impl Referee {
         &self.log
     }
 
-    pub fn status(&self) -> pb::MatchStatus {
+    pub fn status(&self) -> MatchStatus {
         self.status
     }
 
@@ -474,10 +475,7 @@ impl Referee {
     }
 
     pub fn is_over(&self) -> bool {
-        matches!(
-            self.status,
-            pb::MatchStatus::Finished | pb::MatchStatus::Aborted
-        )
+        self.status.is_over()
     }
 
     pub fn seat_name(&self, seat: Seat) -> &'static str {
@@ -532,8 +530,8 @@ impl Referee {
 
     fn require_active(&self) -> Result<(), ServiceError> {
         match self.status {
-            pb::MatchStatus::Active => Ok(()),
-            pb::MatchStatus::Waiting => Err(ServiceError::MatchNotActive {
+            MatchStatus::Active => Ok(()),
+            MatchStatus::Waiting => Err(ServiceError::MatchNotActive {
                 status: "waiting",
                 hint: "play starts once every seat is taken",
             }),
@@ -546,7 +544,7 @@ impl Referee {
 
     /// Abort is for a match nobody has played in yet, waiting or active.
     fn require_abortable(&self) -> Result<(), ServiceError> {
-        if self.status == pb::MatchStatus::Active || self.status == pb::MatchStatus::Waiting {
+        if self.status == MatchStatus::Active || self.status == MatchStatus::Waiting {
             if self.played {
                 return Err(ServiceError::AbortTooLate);
             }
@@ -558,7 +556,7 @@ impl Referee {
     /// The turn as clients see it: nobody is to act unless the match is active.
     fn public_turn(&self) -> pb::TurnInfo {
         let mut turn = turn_to_proto(self.game.turn(), &self.seat_names());
-        if self.status != pb::MatchStatus::Active {
+        if self.status != MatchStatus::Active {
             turn.to_act.clear();
             turn.actions_left = None;
             turn.may_end_turn = false;
@@ -617,7 +615,7 @@ impl Referee {
     /// change. The rest is fixed when the match is created, so publishing after every action
     /// rewrites a few fields instead of building the whole summary anew.
     pub fn refresh(&self, summary: &mut pb::Match) {
-        summary.status = self.status as i32;
+        summary.status = self.status.to_wire();
         for (shown, seat) in summary.seats.iter_mut().zip(&self.seats) {
             shown.occupied = seat.token.is_some();
             shown.player_name.clone_from(&seat.player_name);
@@ -625,7 +623,10 @@ impl Referee {
         summary.version = self.log.version_for(Viewer::Spectator);
         summary.last_seq = self.log.last_seq_for(Viewer::Spectator);
         summary.turn = Some(self.public_turn());
-        summary.result.clone_from(&self.result);
+        summary.result = self
+            .result
+            .as_ref()
+            .map(|end| end.to_proto(&self.seat_names()));
         if self.is_over() && summary.chance.as_ref().is_some_and(|c| c.seed.is_empty()) {
             summary.chance = Some(self.setup.chance.to_proto(true));
         }
@@ -683,7 +684,7 @@ impl Referee {
         token_hash: TokenHash,
         now: SystemTime,
     ) -> Result<Seat, ServiceError> {
-        if self.status == pb::MatchStatus::Aborted {
+        if self.status == MatchStatus::Aborted {
             return Err(ServiceError::MatchNotActive {
                 status: "aborted",
                 hint: "its seats can no longer be taken; create a new match",
@@ -736,7 +737,7 @@ impl Referee {
             player_name: self.seats[seat.index()].player_name.clone(),
         });
         if self.seats.iter().all(|s| s.token.is_some()) {
-            self.status = pb::MatchStatus::Active;
+            self.status = MatchStatus::Active;
             self.record_lifecycle(LifecycleKind::Started {
                 seats: self.seat_holders(),
             });
@@ -752,7 +753,7 @@ impl Referee {
         detail: pb::ActionDetail,
     ) -> pb::GetLegalActionsResponse {
         let actions = match viewer {
-            Viewer::Seat(seat) if self.status == pb::MatchStatus::Active => {
+            Viewer::Seat(seat) if self.status == MatchStatus::Active => {
                 self.game.legal_actions(seat, detail)
             }
             _ => Vec::new(),
@@ -772,7 +773,7 @@ impl Referee {
         after_seq: u64,
         detail: pb::ActionDetail,
     ) -> Option<pb::YourTurn> {
-        let due = self.status == pb::MatchStatus::Active
+        let due = self.status == MatchStatus::Active
             && self.log.last_seq() == after_seq
             && self.game.turn().is_to_act(seat);
         if !due {
@@ -963,7 +964,7 @@ impl Referee {
     /// draw.
     fn apply_call(&mut self, seat: Seat, call: SeatCall) {
         let name = self.seat_name(seat);
-        let finished = pb::MatchStatus::Finished;
+        let finished = MatchStatus::Finished;
         let (input, event, winner, reason, detail, status) = match call {
             SeatCall::OfferDraw => {
                 self.keep_input(Input::OfferedDraw { seat });
@@ -993,7 +994,7 @@ impl Referee {
                 None,
                 EndReason::Aborted,
                 format!("`{name}` aborted the match before anyone played"),
-                pb::MatchStatus::Aborted,
+                MatchStatus::Aborted,
             ),
             SeatCall::ClaimVictory => (
                 Input::ClaimedVictory { seat },
@@ -1018,11 +1019,11 @@ impl Referee {
     /// What falls due next, and when.
     pub fn next_due(&self) -> Option<(SystemTime, Due)> {
         match self.status {
-            pb::MatchStatus::Active => self
+            MatchStatus::Active => self
                 .clocks
                 .next_deadline()
                 .map(|(seat, at)| (at, Due::TimeOut(seat))),
-            pb::MatchStatus::Waiting => self.expires_at.map(|at| (at, Due::Expiry)),
+            MatchStatus::Waiting => self.expires_at.map(|at| (at, Due::Expiry)),
             _ => None,
         }
     }
@@ -1046,7 +1047,7 @@ impl Referee {
             scores: self.game.scores(),
             reason: "not every seat was taken in time".to_owned(),
         };
-        self.end(outcome, EndReason::Expired, pb::MatchStatus::Aborted);
+        self.end(outcome, EndReason::Expired, MatchStatus::Aborted);
     }
 
     /// A seat's clock ran out: apply the timeout policy.
@@ -1072,7 +1073,7 @@ impl Referee {
                 break;
             }
             let now = self.game.turn();
-            if self.status == pb::MatchStatus::Active
+            if self.status == MatchStatus::Active
                 && now.is_to_act(seat)
                 && (&now.phase, now.number) == (&turn.phase, turn.number)
             {
@@ -1103,7 +1104,7 @@ impl Referee {
                 scores: self.game.scores(),
                 reason: format!("`{name}` ran out of time"),
             };
-            self.end(outcome, EndReason::Timeout, pb::MatchStatus::Finished);
+            self.end(outcome, EndReason::Timeout, MatchStatus::Finished);
         }
     }
 
@@ -1118,7 +1119,7 @@ impl Referee {
     /// After a state change: end the match if the rules say so, else announce a new turn.
     fn after_change(&mut self) {
         if let Some(outcome) = self.game.outcome() {
-            self.end(outcome, EndReason::Rules, pb::MatchStatus::Finished);
+            self.end(outcome, EndReason::Rules, MatchStatus::Finished);
             return;
         }
         if self.turn_is_new() {
@@ -1173,29 +1174,32 @@ impl Referee {
             .collect()
     }
 
-    fn end(&mut self, outcome: Outcome, reason: EndReason, status: pb::MatchStatus) {
+    fn end(&mut self, outcome: Outcome, reason: EndReason, status: MatchStatus) {
         let end = MatchEnd {
             winner: outcome.winner,
             scores: outcome.scores,
             reason,
             detail: outcome.reason,
         };
-        let result = end.to_proto(&self.seat_names());
+        let winner = end
+            .winner
+            .map(|seat| self.seat_name(seat).to_owned())
+            .unwrap_or_default();
         self.status = status;
         self.clocks.stop_all();
         self.draw_offer = None;
-        tracing::info!(winner = %result.winner, detail = %result.detail, "match ended");
+        tracing::info!(%winner, detail = %end.detail, "match ended");
         self.record_lifecycle(LifecycleKind::Ended {
             ending: Ending {
-                finished: status == pb::MatchStatus::Finished,
-                winner: result.winner.clone(),
+                finished: status == MatchStatus::Finished,
+                winner,
                 scores: end.scores.clone(),
                 reason,
                 detail: end.detail.clone(),
             },
             seats: self.seat_holders(),
         });
-        self.result = Some(result);
+        self.result = Some(end.clone());
         self.record(Visibility::Public, MatchEvent::Ended(end));
     }
 }
