@@ -475,7 +475,16 @@ impl pb::match_service_server::MatchService for MatchApi {
                     .map_err(|error| error.at(field))
             })
             .await?;
-        Ok(Response::new(submitted.response))
+        let viewer = pitchmate_rules::Viewer::Seat(submitted.seat);
+        Ok(Response::new(pb::SubmitActionResponse {
+            version: submitted.version,
+            events: submitted
+                .events
+                .iter()
+                .filter_map(|e| e.view_for(viewer))
+                .collect(),
+            duplicate: submitted.duplicate,
+        }))
     }
 
     #[tracing::instrument(name = "rpc", skip_all, fields(method = "Resign", match_id = %excerpt(&request.get_ref().match_id, LOGGED_ID)))]

@@ -1033,7 +1033,7 @@ mod tests {
     ) -> (
         MatchHandle,
         HashMap<String, String>,
-        Vec<(String, String, pb::SubmitActionResponse)>,
+        Vec<(String, String, Submitted)>,
     ) {
         played_holding(store, actions, LIMITS.event_tail).await
     }
@@ -1046,7 +1046,7 @@ mod tests {
     ) -> (
         MatchHandle,
         HashMap<String, String>,
-        Vec<(String, String, pb::SubmitActionResponse)>,
+        Vec<(String, String, Submitted)>,
     ) {
         let limits = ActorLimits {
             event_tail,
@@ -1074,8 +1074,7 @@ mod tests {
             let answer = handle
                 .submit(Some(tokens[&seat].clone()), submission)
                 .await
-                .unwrap()
-                .response;
+                .unwrap();
             answers.push((seat, id, answer));
         }
         (handle, tokens, answers)
@@ -1227,12 +1226,12 @@ mod tests {
             client_action_id: id.clone(),
             choice: ActionChoice::Index(0),
         };
-        let duplicate = pb::SubmitActionResponse {
+        let duplicate = Submitted {
             duplicate: true,
             ..first.clone()
         };
         let again = handle.submit(Some(tokens[seat].clone()), retry()).await;
-        assert_eq!(again.unwrap().response, duplicate);
+        assert_eq!(again.unwrap(), duplicate);
         let unknown = Submission {
             client_action_id: "never-sent".into(),
             ..retry()
@@ -1244,7 +1243,7 @@ mod tests {
             .await
             .unwrap();
         let again = handle.submit(Some(tokens[seat].clone()), retry()).await;
-        assert_eq!(again.unwrap().response, duplicate);
+        assert_eq!(again.unwrap(), duplicate);
         dir.remove();
     }
 
@@ -1307,11 +1306,10 @@ mod tests {
         let again = restored
             .submit(Some(tokens[seat].clone()), retry)
             .await
-            .unwrap()
-            .response;
+            .unwrap();
         assert_eq!(
             again,
-            pb::SubmitActionResponse {
+            Submitted {
                 duplicate: true,
                 ..first.clone()
             }
@@ -1329,7 +1327,7 @@ mod tests {
             .submit(Some(tokens[&seat].clone()), next)
             .await
             .unwrap();
-        assert_eq!(answer.response.events[0].seq, after.last_seq + 1);
+        assert_eq!(answer.events[0].seq, after.last_seq + 1);
         let stored = store.load("m").await.unwrap().unwrap();
         assert_eq!(stored.events.len() as u64, restored.summary().last_seq);
         dir.remove();

@@ -34,6 +34,7 @@
 //! aborted (an input and a `match_ended` event with reason EXPIRED, like any ending).
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use pitchmate_proto::v1 as pb;
@@ -142,22 +143,31 @@ pub struct Answered {
 pub fn answer_again(log: &EventLog, seat: Seat, first: &Answered) -> Option<Submitted> {
     let events = log.after(first.after_seq)?;
     let events = &events[..first.events.min(events.len())];
-    let viewer = Viewer::Seat(seat);
     Some(Submitted {
-        response: pb::SubmitActionResponse {
-            version: first.version,
-            events: events.iter().filter_map(|e| e.view_for(viewer)).collect(),
-            duplicate: true,
-        },
-        last_seq: first.after_seq + events.len() as u64,
+        seat,
+        version: first.version,
+        events: events.to_vec(),
+        duplicate: true,
     })
 }
 
-/// An accepted submission: the response, and where the whole log stands after it.
+/// What a seat is told of its accepted submission, or of a retry of one.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Submitted {
-    pub response: pb::SubmitActionResponse,
-    pub last_seq: u64,
+    pub seat: Seat,
+    /// The seat's version after the action.
+    pub version: u64,
+    /// The events the action caused, in the whole log: the seat is shown those it may see.
+    pub events: Vec<Arc<LoggedEvent>>,
+    /// A retry: the action was accepted before, and this is its first answer again.
+    pub duplicate: bool,
+}
+
+impl Submitted {
+    /// Where the whole log stood after the action.
+    pub fn last_seq(&self) -> u64 {
+        self.events.last().map_or(0, |e| e.seq)
+    }
 }
 
 /// Something due at a moment, besides the inputs callers bring.
@@ -817,19 +827,16 @@ impl Referee {
         let before = self.log.last_seq();
         self.act(seat, &submission.choice, false)?;
         let events = self.log.appended_after(before);
-        let answer = pb::SubmitActionResponse {
-            version: self.log.version_for(viewer),
-            events: events.iter().filter_map(|e| e.view_for(viewer)).collect(),
-            duplicate: false,
-        };
         let answered = Answered {
-            version: answer.version,
+            version: self.log.version_for(viewer),
             after_seq: before,
             events: events.len(),
         };
         let submitted = Submitted {
-            response: answer,
-            last_seq: self.log.last_seq(),
+            seat,
+            version: answered.version,
+            events: events.to_vec(),
+            duplicate: false,
         };
         if submission.client_action_id.is_empty() {
             return Ok((submitted, None));

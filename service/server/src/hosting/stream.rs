@@ -342,10 +342,10 @@ impl<E: StreamError> Follower<E> {
         };
         let result = match submitted {
             Ok(submitted) => {
-                self.catch_up_to(submitted.last_seq).await;
+                self.catch_up_to(submitted.last_seq()).await;
                 pb::action_outcome::Result::Accepted(pb::ActionAccepted {
-                    version: submitted.response.version,
-                    duplicate: submitted.response.duplicate,
+                    version: submitted.version,
+                    duplicate: submitted.duplicate,
                 })
             }
             Err(error) => {
