@@ -131,7 +131,9 @@ pub enum Command {
     },
     Submit {
         token: Option<String>,
-        submission: Submission,
+        /// Boxed: it is the largest command by far, and every match's mailbox holds room for
+        /// a block of commands.
+        submission: Box<Submission>,
         reply: Reply<Submitted>,
     },
     Call {
@@ -242,7 +244,7 @@ impl MatchHandle {
     ) -> Result<Submitted, ServiceError> {
         self.call(|reply| Command::Submit {
             token,
-            submission,
+            submission: Box::new(submission),
             reply,
         })
         .await
@@ -385,7 +387,10 @@ async fn sleep_until(at: Option<tokio::time::Instant>) {
 struct MatchActor {
     referee: Referee,
     presence: Vec<Arc<Presence>>,
-    live: broadcast::Sender<Arc<LoggedEvent>>,
+    /// Made when the first watcher subscribes: most hosted matches are watched by nobody, and
+    /// the channel holds `live_capacity` slots from the start.
+    live: Option<broadcast::Sender<Arc<LoggedEvent>>>,
+    live_capacity: usize,
     published: watch::Sender<Published>,
     store: Store,
     retired: mpsc::UnboundedSender<Retirement>,
@@ -477,13 +482,13 @@ pub fn restore(
 
 impl MatchActor {
     fn new(referee: Referee, context: &ActorContext) -> Self {
-        let (live, _) = broadcast::channel(context.limits.live_capacity);
         let (published, _) = watch::channel(Published::default());
         let seats = referee.info().seats.len();
         MatchActor {
             presence: (0..seats).map(|_| Arc::default()).collect(),
             referee,
-            live,
+            live: None,
+            live_capacity: context.limits.live_capacity,
             published,
             store: context.store.clone(),
             retired: context.retired.clone(),
@@ -561,7 +566,7 @@ impl MatchActor {
                 },
                 () = sleep_until(idle_at), if idle_at.is_some() => {
                     // Every open stream holds a receiver of the live events.
-                    if self.live.receiver_count() == 0 {
+                    if self.live.as_ref().is_none_or(|live| live.receiver_count() == 0) {
                         Ok(Some(RetireReason::Idle))
                     } else {
                         last_call = tokio::time::Instant::now();
@@ -676,7 +681,9 @@ impl MatchActor {
         for event in self.referee.log().appended_after(mark.seq) {
             // No receiver is fine: nobody is watching. Sending never waits: a watcher too far
             // behind is told it lagged and catches up from the log.
-            let _ = self.live.send(Arc::clone(event));
+            if let Some(live) = &self.live {
+                let _ = live.send(Arc::clone(event));
+            }
         }
         self.referee.forget_stored(self.event_tail);
         Ok(())
@@ -739,7 +746,7 @@ impl MatchActor {
                 reply,
             } => {
                 let mark = self.referee.mark();
-                return match self.submit(token.as_deref(), submission).await {
+                return match self.submit(token.as_deref(), *submission).await {
                     Ok((response, answer)) => {
                         self.reply_after_commit(mark, answer, Ok(response), reply)
                             .await
@@ -765,8 +772,7 @@ impl MatchActor {
             Command::EventsAfter { after_seq, reply } => {
                 let events = match self.referee.log().after(after_seq) {
                     Some(events) => Ok(events.to_vec()),
-                    None => self
-                        .stored_log()
+                    None => Box::pin(self.stored_log())
                         .await
                         .map(|(log, _)| log.after(after_seq).unwrap_or_default().to_vec()),
                 };
@@ -864,7 +870,9 @@ impl MatchActor {
             Err(
                 refusal @ (ServiceError::StaleVersion { .. } | ServiceError::MatchNotActive { .. }),
             ) if !client_action_id.is_empty() && self.referee.forgot_answers() => {
-                match self.stored_answer(seat, &client_action_id).await? {
+                // Boxed, like every read of the stored log: rare, and its future would otherwise
+                // make every match's task larger.
+                match Box::pin(self.stored_answer(seat, &client_action_id)).await? {
                     Some(again) => Ok((again, None)),
                     None => Err(refusal),
                 }
@@ -938,7 +946,7 @@ impl MatchActor {
     }
 
     async fn watch(
-        &self,
+        &mut self,
         token: Option<&str>,
         after_seq: u64,
     ) -> Result<Subscription, ServiceError> {
@@ -954,7 +962,7 @@ impl MatchActor {
         let (whole, backlog) = match log.position_after(viewer, after_seq) {
             Some(whole) => (whole, log.after(whole).unwrap_or_default().to_vec()),
             None => {
-                let (stored, _) = self.stored_log().await?;
+                let (stored, _) = Box::pin(self.stored_log()).await?;
                 let whole = stored.position_after(viewer, after_seq).unwrap_or(0);
                 (whole, stored.after(whole).unwrap_or_default().to_vec())
             }
@@ -963,6 +971,11 @@ impl MatchActor {
             whole,
             shown: after_seq,
         };
+        let capacity = self.live_capacity;
+        let live = self
+            .live
+            .get_or_insert_with(|| broadcast::channel(capacity).0)
+            .subscribe();
         Ok(Subscription {
             viewer,
             seat_name: match viewer {
@@ -975,7 +988,7 @@ impl MatchActor {
             },
             backlog,
             start,
-            live: self.live.subscribe(),
+            live,
             ended: self.referee.is_over(),
         })
     }
