@@ -12,6 +12,7 @@ use pitchmate_rules::{Seat, Seed, Viewer};
 use super::chance::MatchChance;
 use super::clock::{Hosting, TimeControl, TimeoutPolicy};
 use super::durable;
+use super::log::KeptEvent;
 use super::referee::{Input, MatchSetup, Referee, SeatCall, Submission};
 use super::token::SeatToken;
 use crate::error::ServiceError;
@@ -160,9 +161,8 @@ impl Table {
         (status, result.reason(), result.winner)
     }
 
-    /// The match rebuilt from its inputs and events as the store keeps them, as a restarted
-    /// server does.
-    fn rebuilt(&self) -> Table {
+    /// Its events and inputs as the store keeps them, read back.
+    fn stored(&self) -> (Vec<KeptEvent>, Vec<Input>) {
         let events = self
             .referee
             .log()
@@ -179,6 +179,13 @@ impl Table {
                 durable::input_from_row(&durable::input_row(number, input)).unwrap()
             })
             .collect();
+        (events, inputs)
+    }
+
+    /// The match rebuilt from its inputs and events as the store keeps them, as a restarted
+    /// server does.
+    fn rebuilt(&self) -> Table {
+        let (events, inputs) = self.stored();
         let referee = Referee::rebuild(
             self.referee.setup().clone(),
             game(self.variant),
@@ -657,28 +664,13 @@ fn a_match_whose_rows_do_not_number_its_log_keeps_all_of_it() {
     for _ in 0..10 {
         table.play();
     }
-    let mut events: Vec<_> = table
-        .referee
-        .log()
-        .held()
-        .iter()
-        .map(|e| durable::event_from_row(&durable::event_row(e)).unwrap())
-        .collect();
-    let inputs = |table: &Table| -> Vec<Input> {
-        table
-            .referee
-            .inputs_since(0)
-            .iter()
-            .enumerate()
-            .map(|(n, input)| durable::input_from_row(&durable::input_row(n, input)).unwrap())
-            .collect()
-    };
+    let (mut events, inputs) = table.stored();
     let rebuild = |events| {
         Referee::rebuild(
             table.referee.setup().clone(),
             game("soccer-chess"),
             None,
-            inputs(&table),
+            inputs.clone(),
             events,
             [],
         )
