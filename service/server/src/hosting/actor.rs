@@ -550,8 +550,7 @@ impl MatchActor {
                     match due {
                         // An expired match is over and nobody took all its seats: it has no
                         // reason to stay in memory.
-                        Some((_, due)) => self
-                            .fall_due(due)
+                        Some((_, due)) => Box::pin(self.fall_due(due))
                             .await
                             .map(|()| (due == Due::Expiry).then_some(RetireReason::Expired)),
                         None => Ok(None),
@@ -560,7 +559,9 @@ impl MatchActor {
                 command = commands.recv() => match command {
                     Some(command) => {
                         last_call = tokio::time::Instant::now();
-                        self.handle(command).await.map(|()| None)
+                        // Boxed: handling a command is the largest state the task goes
+                        // through, and every hosted match's task would hold room for it.
+                        Box::pin(self.handle(command)).await.map(|()| None)
                     }
                     None => break,
                 },
@@ -596,13 +597,13 @@ impl MatchActor {
                 if matches!(reason, RetireReason::Idle | RetireReason::Expired) {
                     // Calls that came in meanwhile are answered; what they change is stored.
                     while let Ok(command) = commands.try_recv() {
-                        if self.handle(command).await.is_err() {
+                        if Box::pin(self.handle(command)).await.is_err() {
                             break;
                         }
                     }
                 }
                 if reason == RetireReason::Idle {
-                    self.store_summary().await;
+                    Box::pin(self.store_summary()).await;
                 }
                 let _ = self.retired.send(Retirement {
                     match_id: self.referee.setup().match_id.clone(),
