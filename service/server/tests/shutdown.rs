@@ -11,7 +11,6 @@ use std::time::{Duration, Instant};
 
 use common::process::{Options, ServerProcess, free_address, scratch_dir, url};
 use common::raw;
-use pitchmate_client::pb::match_event::Kind;
 use pitchmate_client::{Choice, Client, NewMatch, SeatHandle, pb};
 use tokio::net::TcpStream;
 use tonic::transport::Endpoint;
@@ -121,24 +120,8 @@ async fn sigterm_cuts_uncooperative_clients_at_the_deadline_and_keeps_every_ackn
     let stored = client.replay(&match_id).await.expect("replay").events;
     let acked = acked.lock().unwrap().clone();
     assert!(acked.len() >= 10);
-    for answer in &acked {
-        for event in &answer.events {
-            assert_eq!(
-                &stored[event.seq as usize - 1],
-                event,
-                "acknowledged, so stored"
-            );
-        }
-    }
-    let actions = stored
-        .iter()
-        .filter(|e| matches!(e.kind, Some(Kind::ActionTaken(_))))
-        .count();
-    assert_eq!(
-        actions,
-        acked.len(),
-        "every stored action was acknowledged: in-flight calls finished before the cut"
-    );
+    // Every stored action was acknowledged: in-flight calls finished before the cut.
+    common::assert_stored_exactly_the_acknowledged(&stored, &acked.iter().collect::<Vec<_>>());
     assert!(server.terminate().await.success());
     std::fs::remove_dir_all(&data_dir).expect("remove the data directory");
     std::fs::remove_file(&log).expect("remove the log");

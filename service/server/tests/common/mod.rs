@@ -376,3 +376,36 @@ pub async fn read_events(
     }
     events
 }
+
+/// A match's whole stored history holds, gap-free from seq 1, every acknowledged answer's
+/// events at the seqs the answer named, and no action beyond those acknowledged: nothing
+/// acknowledged was lost, nothing was applied twice.
+pub fn assert_stored_exactly_the_acknowledged(
+    stored: &[pb::MatchEvent],
+    answers: &[&pb::SubmitActionResponse],
+) {
+    let seqs: Vec<u64> = stored.iter().map(|e| e.seq).collect();
+    assert_eq!(
+        seqs,
+        (1..=stored.len() as u64).collect::<Vec<_>>(),
+        "gap-free from 1"
+    );
+    for answer in answers {
+        for event in &answer.events {
+            assert_eq!(
+                &stored[event.seq as usize - 1],
+                event,
+                "acknowledged, so stored as answered"
+            );
+        }
+    }
+    let actions = stored
+        .iter()
+        .filter(|e| matches!(e.kind, Some(pb::match_event::Kind::ActionTaken(_))))
+        .count();
+    assert_eq!(
+        actions,
+        answers.len(),
+        "each acknowledged action applied exactly once, and no other"
+    );
+}
