@@ -191,7 +191,8 @@ async fn serve_with(
                 .then(|| Duration::from_secs(limits.expire_unstarted_secs)),
             unload_idle_after: (limits.unload_idle_secs > 0)
                 .then(|| Duration::from_secs(limits.unload_idle_secs)),
-            // A watcher that lags behind the live feed finds what it missed in memory.
+            // A watcher that has only just lagged behind the live feed finds what it missed in
+            // memory; one further behind than the tail reads it from the store.
             event_tail: settings.stream.live_capacity,
         },
         store.clone(),

@@ -276,10 +276,10 @@ impl EventLog {
 
     /// Lets go of all but the newest `keep` events, which the store must already hold. It
     /// works in batches, so a log holds between `keep` and `2 * keep` events and forgetting
-    /// costs nothing per event appended.
-    pub fn forget_older(&mut self, keep: usize) {
+    /// costs nothing per event appended. Returns whether it let go of any.
+    pub fn forget_older(&mut self, keep: usize) -> bool {
         if self.events.len() < keep.max(1) * 2 {
-            return;
+            return false;
         }
         let forget = self.events.len() - keep;
         let last_forgotten = &self.events[forget - 1];
@@ -287,6 +287,7 @@ impl EventLog {
         self.base_version = last_forgotten.version;
         self.forgotten += forget as u64;
         self.events.drain(..forget);
+        true
     }
 
     /// The newest event's place in the whole log.
@@ -594,13 +595,13 @@ mod tests {
     fn a_log_that_forgets_older_events_numbers_the_rest_as_before() {
         let mut whole = with_hidden_steps();
         let mut tail = with_hidden_steps();
-        tail.forget_older(4);
+        assert!(!tail.forget_older(4));
         assert_eq!(
             tail.held().len(),
             7,
             "fewer than twice `keep`: nothing forgotten"
         );
-        tail.forget_older(2);
+        assert!(tail.forget_older(2));
         let held: Vec<u64> = tail.held().iter().map(|e| e.seq).collect();
         assert_eq!(held, [6, 7]);
         assert_eq!(tail.last_seq(), 7);

@@ -416,7 +416,7 @@ impl MatchRegistry {
 }
 
 fn is_over(status: i32) -> bool {
-    status == MatchStatus::Finished.to_wire() || status == MatchStatus::Aborted.to_wire()
+    MatchStatus::from_wire(status).is_some_and(MatchStatus::is_over)
 }
 
 /// Matches rebuilt at once after a start. Rebuilding is mostly replaying inputs on the

@@ -464,9 +464,7 @@ impl Referee {
         if !self.rows_number_the_log {
             return;
         }
-        let before = self.log.forgotten();
-        self.log.forget_older(keep_events);
-        if self.log.forgotten() != before {
+        if self.log.forget_older(keep_events) {
             let log = &self.log;
             self.answered
                 .retain(|_, answered| log.after(answered.after_seq).is_some());

@@ -39,6 +39,13 @@ impl MatchStatus {
         }
     }
 
+    /// A status as stored and listed; `None` for a number that names none.
+    pub fn from_wire(status: i32) -> Option<Self> {
+        pb::MatchStatus::try_from(status)
+            .ok()
+            .and_then(Self::from_proto)
+    }
+
     /// The status as stored and listed.
     pub fn to_wire(self) -> i32 {
         self.to_proto() as i32
@@ -62,6 +69,7 @@ mod tests {
         assert!(!wire.contains(&(pb::MatchStatus::Unspecified as i32)));
         for status in all {
             assert_eq!(MatchStatus::from_proto(status.to_proto()), Some(status));
+            assert_eq!(MatchStatus::from_wire(status.to_wire()), Some(status));
             assert_eq!(
                 status.is_over(),
                 matches!(
