@@ -39,11 +39,11 @@ pub fn square_from_proto(square: Option<&pb::Square>, field: &str) -> Result<Squ
     }
 }
 
-pub fn seat_name(seats: &[&'static str], seat: Seat) -> String {
+pub fn seat_name(seats: &[&str], seat: Seat) -> String {
     seats[seat.index()].to_owned()
 }
 
-pub fn scores_to_proto(scores: &[u32], seats: &[&'static str]) -> Vec<pb::SeatScore> {
+pub fn scores_to_proto(scores: &[u32], seats: &[&str]) -> Vec<pb::SeatScore> {
     scores
         .iter()
         .zip(seats)
@@ -54,7 +54,7 @@ pub fn scores_to_proto(scores: &[u32], seats: &[&'static str]) -> Vec<pb::SeatSc
         .collect()
 }
 
-pub fn turn_to_proto(turn: &Turn, seats: &[&'static str]) -> pb::TurnInfo {
+pub fn turn_to_proto(turn: &Turn, seats: &[&str]) -> pb::TurnInfo {
     pb::TurnInfo {
         phase: turn.phase.clone(),
         to_act: turn.to_act.iter().map(|s| seat_name(seats, *s)).collect(),

@@ -167,11 +167,8 @@ fn play_to_the_end(referee: &mut Referee, random: &mut Lcg) {
                 .unwrap();
             continue;
         }
-        let summary = referee.to_proto();
-        let names = &summary.turn.as_ref().unwrap().to_act;
-        let name = &names[random.below(names.len())];
-        let index = referee.info().seats.iter().position(|s| s == name);
-        let seat = Seat(index.unwrap() as u8);
+        let to_act = referee.summary().progress.turn.to_act;
+        let seat = to_act[random.below(to_act.len())];
         let legal = referee.legal_actions(Viewer::Seat(seat), pb::ActionDetail::Notation);
         let submission = Submission {
             expected_version: legal.version,

@@ -234,6 +234,8 @@ pub struct ListedRow {
     pub match_id: String,
     /// The encoded summary as of the last status change or unload.
     pub summary: Vec<u8>,
+    /// The encoded setup the match was created with.
+    pub setup: Vec<u8>,
 }
 
 /// Everything stored about one match.

@@ -124,6 +124,10 @@ enum Migration {
     /// Schema 5: [`LISTINGS`], the players of the matches stored so far read from their
     /// appends.
     Listings,
+    /// Schema 6: summaries written from here on are in the match core's own format, setups
+    /// in its own schema (which reads every setup stored before). As with schema 4, only the
+    /// version changes, to keep older servers out.
+    SummariesInOwnFormat,
 }
 
 /// Each entry moves the schema one version up; the list only ever grows.
@@ -133,6 +137,7 @@ const MIGRATIONS: &[Migration] = &[
     Migration::Sql(LIFECYCLE),
     Migration::RowsInOwnFormat,
     Migration::Listings,
+    Migration::SummariesInOwnFormat,
 ];
 
 /// The most match tails the writer remembers; past that it forgets them all and reads each
@@ -383,7 +388,7 @@ async fn migrate(client: &mut Client) -> Result<(), StoreError> {
         match migration {
             Migration::Sql(statements) => transaction.batch_execute(statements).await?,
             Migration::OneRowPerAppend => one_row_per_append(&transaction).await?,
-            Migration::RowsInOwnFormat => {}
+            Migration::RowsInOwnFormat | Migration::SummariesInOwnFormat => {}
             Migration::Listings => {
                 transaction.batch_execute(LISTINGS).await?;
                 players_of_stored_matches(&transaction).await?;
@@ -696,7 +701,7 @@ impl PostgresStore {
                 }
                 values.push(&limit);
                 let sql = format!(
-                    "SELECT m.created, m.match_id, m.summary FROM {from} WHERE {} \
+                    "SELECT m.created, m.match_id, m.summary, m.setup FROM {from} WHERE {} \
                      ORDER BY {key} DESC LIMIT ${}",
                     conditions.join(" AND "),
                     values.len()
@@ -708,6 +713,7 @@ impl PostgresStore {
                         key: r.get(0),
                         match_id: r.get(1),
                         summary: r.get(2),
+                        setup: r.get(3),
                     })
                     .collect())
             })

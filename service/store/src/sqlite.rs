@@ -120,6 +120,10 @@ enum Migration {
     /// Schema 5: [`LISTINGS`], the players of the matches stored so far read from their
     /// appends.
     Listings,
+    /// Schema 6: summaries written from here on are in the match core's own format, setups
+    /// in its own schema (which reads every setup stored before). As with schema 4, only the
+    /// version changes, to keep older servers out.
+    SummariesInOwnFormat,
 }
 
 /// Each entry moves the schema one version up; the list only ever grows.
@@ -129,6 +133,7 @@ const MIGRATIONS: &[Migration] = &[
     Migration::Sql(LIFECYCLE),
     Migration::RowsInOwnFormat,
     Migration::Listings,
+    Migration::SummariesInOwnFormat,
 ];
 
 /// How often, at most, the writer folds the write-ahead log into the database file.
@@ -197,7 +202,7 @@ fn migrate(connection: &mut Connection) -> Result<(), StoreError> {
         match migration {
             Migration::Sql(statements) => transaction.execute_batch(statements)?,
             Migration::OneRowPerAppend => one_row_per_append(&transaction)?,
-            Migration::RowsInOwnFormat => {}
+            Migration::RowsInOwnFormat | Migration::SummariesInOwnFormat => {}
             Migration::Listings => {
                 transaction.execute_batch(LISTINGS)?;
                 players_of_stored_matches(&transaction)?;
@@ -467,7 +472,7 @@ impl SqliteStore {
                 conditions.push("m.status = ?4".to_owned());
             }
             let sql = format!(
-                "SELECT m.created, m.match_id, m.summary FROM {from} WHERE {} \
+                "SELECT m.created, m.match_id, m.summary, m.setup FROM {from} WHERE {} \
                  ORDER BY {key} DESC LIMIT ?5",
                 conditions.join(" AND ")
             );
@@ -487,6 +492,7 @@ impl SqliteStore {
                         key: r.get(0)?,
                         match_id: r.get(1)?,
                         summary: r.get(2)?,
+                        setup: r.get(3)?,
                     })
                 },
             )?;

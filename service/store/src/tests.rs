@@ -671,6 +671,7 @@ where
         let mut row = row(&id);
         row.variant_id = if n % 3 == 0 { "gridiron" } else { "kings-goal" }.to_owned();
         row.summary = vec![n as u8];
+        row.setup = vec![200 + n as u8];
         store.create(row, vec![event(1)], Vec::new()).await.unwrap();
         if n % 2 == 0 {
             store.append(join(&id, 0, "ann")).await.unwrap();
@@ -699,7 +700,10 @@ where
     }
     assert_eq!(paged, newest);
     let listed = store.list(&all, None, 2).await.unwrap();
-    assert_eq!(listed[0].summary, [11]);
+    assert_eq!(
+        (&listed[0].summary, &listed[0].setup),
+        (&vec![11], &vec![211])
+    );
     assert_eq!(
         listed[1].summary,
         [110],

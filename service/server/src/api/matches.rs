@@ -15,7 +15,7 @@ use super::rate_limit::{ActionRateLimiter, RateLimiter};
 use super::{action_detail, bearer_token, client_of, match_id, paging};
 use crate::config::LimitSettings;
 use crate::error::{RateLimit, ServiceError, excerpt};
-use crate::games::ActionChoice;
+use crate::games::{ActionChoice, option_from_proto};
 use crate::hosting::actor::Subscription;
 use crate::hosting::clock::Hosting;
 use crate::hosting::feed::{FeedFilter, follow};
@@ -24,6 +24,7 @@ use crate::hosting::status::MatchStatus;
 use crate::hosting::stream::{
     EventStream, PlayStream, Player, PlayerAction, StreamStart, play, watch_events,
 };
+use crate::hosting::summary::MatchSummary;
 use crate::hosting::{MatchFilter, MatchHandle, MatchRegistry, NewMatch, SeatCall, Submission};
 
 /// The longest player name accepted, in characters.
@@ -201,6 +202,7 @@ impl MatchApi {
             |handle, token| async move { handle.seat_call(token, call).await },
         )
         .await
+        .map(|summary| summary.to_proto())
     }
 }
 
@@ -325,20 +327,29 @@ impl pb::match_service_server::MatchService for MatchApi {
             request.timeout_policy.as_ref(),
             request.abandon_after.as_ref(),
         )?;
+        let options = request
+            .options
+            .iter()
+            .map(|(name, value)| {
+                let value = option_from_proto(name, value)
+                    .map_err(|e| ServiceError::from(e).at(format!("options.{name}")))?;
+                Ok((name.clone(), value))
+            })
+            .collect::<Result<_, ServiceError>>()?;
         let created = self
             .registry
             .create(NewMatch {
                 variant_id: request.variant_id,
-                options: request.options,
+                options,
                 seed: request.seed,
                 start_position: request.start_position,
                 hosting,
                 creator: Some(client),
             })
             .await?;
-        tracing::Span::current().record("match_id", created.match_id.as_str());
+        tracing::Span::current().record("match_id", created.setup.match_id.as_str());
         Ok(Response::new(pb::CreateMatchResponse {
-            r#match: Some(created),
+            r#match: Some(created.to_proto()),
         }))
     }
 
@@ -357,7 +368,7 @@ impl pb::match_service_server::MatchService for MatchApi {
             )
             .await?;
         Ok(Response::new(pb::GetMatchResponse {
-            r#match: Some(summary),
+            r#match: Some(summary.to_proto()),
             view: Some(view),
         }))
     }
@@ -389,7 +400,7 @@ impl pb::match_service_server::MatchService for MatchApi {
         let position = paging::decode(&scope, &request.page_token)?;
         let page = self.registry.list(&filter, position, size).await?;
         Ok(Response::new(pb::ListMatchesResponse {
-            matches: page.matches,
+            matches: page.matches.iter().map(MatchSummary::to_proto).collect(),
             next_page_token: page
                 .next_position
                 .map(|p| paging::encode(&scope, p))
@@ -414,7 +425,11 @@ impl pb::match_service_server::MatchService for MatchApi {
             })
             .await
             .map_err(|error| error.at("seat"))?;
-        Ok(Response::new(joined))
+        Ok(Response::new(pb::JoinMatchResponse {
+            seat: joined.seat_name.to_owned(),
+            seat_token: joined.seat_token,
+            r#match: Some(joined.summary.to_proto()),
+        }))
     }
 
     #[tracing::instrument(name = "rpc", skip_all, fields(method = "GetLegalActions", match_id = %excerpt(&request.get_ref().match_id, LOGGED_ID)))]

@@ -25,7 +25,6 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use pitchmate_proto::v1 as pb;
 use pitchmate_rules::{Seat, Viewer};
-use prost::Message;
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 use tracing::Instrument;
 
@@ -36,6 +35,8 @@ use super::referee::{
     Due, Mark, MatchSetup, Referee, SeatCall, Submission, Submitted, answer_again,
 };
 use super::slots::Slot;
+use super::status::MatchStatus;
+use super::summary::MatchSummary;
 use super::token::SeatToken;
 use crate::error::ServiceError;
 use crate::games::HostedGame;
@@ -117,12 +118,12 @@ type Reply<T> = oneshot::Sender<Result<T, ServiceError>>;
 pub enum Command {
     Snapshot {
         token: Option<String>,
-        reply: Reply<(pb::Match, pb::MatchView)>,
+        reply: Reply<(MatchSummary, pb::MatchView)>,
     },
     Join {
         seat: Option<String>,
         player_name: String,
-        reply: Reply<pb::JoinMatchResponse>,
+        reply: Reply<Joined>,
     },
     LegalActions {
         token: Option<String>,
@@ -139,7 +140,7 @@ pub enum Command {
     Call {
         token: Option<String>,
         call: SeatCall,
-        reply: Reply<pb::Match>,
+        reply: Reply<MatchSummary>,
     },
     Watch {
         token: Option<String>,
@@ -158,15 +159,34 @@ pub enum Command {
     },
 }
 
+/// A seat taken: the token that acts for it, shown this once.
+#[derive(Clone, Debug)]
+pub struct Joined {
+    pub seat_name: &'static str,
+    pub seat_token: String,
+    /// As the seat sees it.
+    pub summary: MatchSummary,
+}
+
 /// What the actor publishes after every change, for reading without asking it.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 struct Published {
     /// The summary everyone may see.
-    summary: pb::Match,
+    summary: MatchSummary,
     /// The newest seq of the whole log.
     last_seq: u64,
     /// Each seat's version, counting its hidden steps.
     seat_versions: Vec<u64>,
+}
+
+impl Published {
+    fn of(referee: &Referee) -> Self {
+        Published {
+            summary: referee.summary(),
+            last_seq: referee.log().last_seq(),
+            seat_versions: referee.seat_versions(),
+        }
+    }
 }
 
 /// The way to a match's actor, plus its summary without asking it.
@@ -178,7 +198,7 @@ pub struct MatchHandle {
 
 impl MatchHandle {
     /// The match's summary as of its last stored change, as everyone may see it.
-    pub fn summary(&self) -> pb::Match {
+    pub fn summary(&self) -> MatchSummary {
         self.published.borrow().summary.clone()
     }
 
@@ -207,7 +227,7 @@ impl MatchHandle {
     pub async fn snapshot(
         &self,
         token: Option<String>,
-    ) -> Result<(pb::Match, pb::MatchView), ServiceError> {
+    ) -> Result<(MatchSummary, pb::MatchView), ServiceError> {
         self.call(|reply| Command::Snapshot { token, reply }).await
     }
 
@@ -215,7 +235,7 @@ impl MatchHandle {
         &self,
         seat: Option<String>,
         player_name: String,
-    ) -> Result<pb::JoinMatchResponse, ServiceError> {
+    ) -> Result<Joined, ServiceError> {
         self.call(|reply| Command::Join {
             seat,
             player_name,
@@ -255,7 +275,7 @@ impl MatchHandle {
         &self,
         token: Option<String>,
         call: SeatCall,
-    ) -> Result<pb::Match, ServiceError> {
+    ) -> Result<MatchSummary, ServiceError> {
         self.call(|reply| Command::Call { token, call, reply })
             .await
     }
@@ -301,22 +321,13 @@ impl MatchHandle {
     /// Whether `seat` looks due to act at a version other than `prompted`, once a watcher has
     /// taken every event up to `sent` of the whole log: read from what the actor published,
     /// without asking it.
-    pub fn may_prompt(
-        &self,
-        seat: Seat,
-        seat_name: &str,
-        sent: u64,
-        prompted: Option<u64>,
-    ) -> bool {
+    pub fn may_prompt(&self, seat: Seat, sent: u64, prompted: Option<u64>) -> bool {
         let published = self.published.borrow();
-        let summary = &published.summary;
-        summary.status == pb::MatchStatus::Active as i32
+        let progress = &published.summary.progress;
+        progress.status == MatchStatus::Active
             && published.last_seq == sent
             && prompted != published.seat_versions.get(seat.index()).copied()
-            && summary
-                .turn
-                .as_ref()
-                .is_some_and(|turn| turn.to_act.iter().any(|s| s == seat_name))
+            && progress.turn.is_to_act(seat)
     }
 }
 
@@ -413,7 +424,7 @@ pub async fn create(
         variant_id: referee.setup().variant_id.clone(),
         status: referee.status().to_wire(),
         setup: durable::setup_to_bytes(referee.setup()),
-        summary: referee.to_proto().encode_to_vec(),
+        summary: durable::progress_to_bytes(&referee.summary().progress),
     };
     let events = referee
         .log()
@@ -482,7 +493,7 @@ pub fn restore(
 
 impl MatchActor {
     fn new(referee: Referee, context: &ActorContext) -> Self {
-        let (published, _) = watch::channel(Published::default());
+        let (published, _) = watch::channel(Published::of(&referee));
         let seats = referee.info().seats.len();
         MatchActor {
             presence: (0..seats).map(|_| Arc::default()).collect(),
@@ -499,12 +510,6 @@ impl MatchActor {
     }
 
     fn start(self, limits: ActorLimits) -> MatchHandle {
-        // The whole summary once; later changes only refresh it.
-        self.published.send_replace(Published {
-            summary: self.referee.to_proto(),
-            ..Published::default()
-        });
-        self.publish();
         let published = self.published.subscribe();
         let span = tracing::info_span!(
             "match",
@@ -625,7 +630,7 @@ impl MatchActor {
             answer: None,
             status: Some(StatusChange {
                 status: self.referee.status().to_wire(),
-                summary: self.referee.to_proto().encode_to_vec(),
+                summary: durable::progress_to_bytes(&self.referee.summary().progress),
             }),
             lifecycle: Vec::new(),
         };
@@ -664,7 +669,7 @@ impl MatchActor {
             answer,
             status: (referee.status() != mark.status).then(|| StatusChange {
                 status: referee.status().to_wire(),
-                summary: referee.to_proto().encode_to_vec(),
+                summary: durable::progress_to_bytes(&referee.summary().progress),
             }),
             lifecycle: referee
                 .take_lifecycle()
@@ -819,18 +824,10 @@ impl MatchActor {
     }
 
     fn publish(&self) {
-        self.published.send_modify(|published| {
-            self.referee.refresh(&mut published.summary);
-            published.last_seq = self.referee.log().last_seq();
-            published.seat_versions = self.referee.seat_versions();
-        });
+        self.published.send_replace(Published::of(&self.referee));
     }
 
-    fn join(
-        &mut self,
-        seat: Option<String>,
-        player_name: String,
-    ) -> Result<pb::JoinMatchResponse, ServiceError> {
+    fn join(&mut self, seat: Option<String>, player_name: String) -> Result<Joined, ServiceError> {
         self.require_writable()?;
         let token = SeatToken::generate().map_err(|e| {
             ServiceError::Unavailable(format!("no randomness for a seat token: {e}"))
@@ -838,10 +835,10 @@ impl MatchActor {
         let now = clock::now();
         let seat = self.referee.join(seat, player_name, token.hash(), now)?;
         self.presence[seat.index()].seen(now);
-        Ok(pb::JoinMatchResponse {
-            seat: self.referee.seat_name(seat).to_owned(),
+        Ok(Joined {
+            seat_name: self.referee.seat_name(seat),
             seat_token: token.reveal(),
-            r#match: Some(self.referee.summary_for(Viewer::Seat(seat))),
+            summary: self.referee.summary_for(Viewer::Seat(seat)),
         })
     }
 
@@ -938,7 +935,7 @@ impl MatchActor {
         &mut self,
         token: Option<&str>,
         call: SeatCall,
-    ) -> Result<pb::Match, ServiceError> {
+    ) -> Result<MatchSummary, ServiceError> {
         let seat = self.authenticate(token)?;
         self.require_writable()?;
         let now = clock::now();
@@ -998,6 +995,8 @@ impl MatchActor {
 #[cfg(test)]
 mod tests {
     use std::collections::{BTreeMap, HashMap};
+
+    use prost::Message;
 
     use super::*;
     use crate::games::{ActionChoice, GameRegistry};
@@ -1073,11 +1072,11 @@ mod tests {
         let mut tokens = HashMap::new();
         for _ in 0..2 {
             let joined = handle.join(None, "bot".into()).await.unwrap();
-            tokens.insert(joined.seat, joined.seat_token);
+            tokens.insert(joined.seat_name.to_owned(), joined.seat_token);
         }
         let mut answers = Vec::new();
         for n in 0..actions {
-            let summary = handle.summary();
+            let summary = handle.summary().to_proto();
             let seat = summary.turn.as_ref().unwrap().to_act[0].clone();
             let id = format!("{seat}-{n}");
             let submission = Submission {
@@ -1112,7 +1111,7 @@ mod tests {
         let claimant = handle.join(None, "claimant".into()).await.unwrap();
         let absent = handle.join(None, "absent".into()).await.unwrap();
         let claim = || handle.seat_call(Some(claimant.seat_token.clone()), SeatCall::ClaimVictory);
-        let refused = |result: Result<pb::Match, ServiceError>| {
+        let refused = |result: Result<MatchSummary, ServiceError>| {
             assert_eq!(result.unwrap_err().reason(), "OPPONENT_CONNECTED");
         };
 
@@ -1134,8 +1133,8 @@ mod tests {
         tokio::time::sleep(29 * second).await;
         refused(claim().await);
         tokio::time::sleep(2 * second).await;
-        let ended = claim().await.unwrap();
-        assert_eq!(ended.result.unwrap().winner, claimant.seat);
+        let ended = claim().await.unwrap().to_proto();
+        assert_eq!(ended.result.unwrap().winner, claimant.seat_name);
         dir.remove();
     }
 
@@ -1145,16 +1144,20 @@ mod tests {
     async fn the_published_summary_equals_a_fresh_one_after_every_change() {
         let (store, dir) = scratch_store().await;
         let (handle, tokens, _) = played(&store, 0).await;
-        let fresh = || async { handle.snapshot(None).await.unwrap().0 };
-        assert_eq!(handle.summary(), fresh().await, "after both seats joined");
-        let seat_to_act = || handle.summary().turn.unwrap().to_act[0].clone();
+        let fresh = || async { handle.snapshot(None).await.unwrap().0.to_proto() };
+        assert_eq!(
+            handle.summary().to_proto(),
+            fresh().await,
+            "after both seats joined"
+        );
+        let seat_to_act = || handle.summary().to_proto().turn.unwrap().to_act[0].clone();
 
         let first = seat_to_act();
         let other = tokens.keys().find(|s| **s != first).unwrap().clone();
         for n in 0..30 {
             let seat = seat_to_act();
             let submission = Submission {
-                expected_version: handle.summary().version,
+                expected_version: handle.summary().to_proto().version,
                 client_action_id: String::new(),
                 choice: ActionChoice::Index(n % 3),
             };
@@ -1162,20 +1165,24 @@ mod tests {
                 .submit(Some(tokens[&seat].clone()), submission)
                 .await
                 .unwrap();
-            assert_eq!(handle.summary(), fresh().await, "after action {n}");
+            assert_eq!(
+                handle.summary().to_proto(),
+                fresh().await,
+                "after action {n}"
+            );
         }
         handle
             .seat_call(Some(tokens[&other].clone()), SeatCall::OfferDraw)
             .await
             .unwrap();
-        let offered = handle.summary();
+        let offered = handle.summary().to_proto();
         assert_eq!(offered.draw_offered_by, other);
         assert_eq!(offered, fresh().await, "after a draw offer");
         handle
             .seat_call(Some(tokens[&other].clone()), SeatCall::Resign)
             .await
             .unwrap();
-        let ended = handle.summary();
+        let ended = handle.summary().to_proto();
         assert_eq!(ended.status, pb::MatchStatus::Finished as i32);
         assert!(ended.result.is_some() && ended.draw_offered_by.is_empty());
         assert_eq!(ended, fresh().await, "after resigning");
@@ -1215,11 +1222,11 @@ mod tests {
                 let last = stored_log().await.last_seq_for(viewer);
                 assert_eq!(seqs, (after_seq + 1..=last).collect::<Vec<_>>());
                 let next = Submission {
-                    expected_version: handle.summary().version,
+                    expected_version: handle.summary().to_proto().version,
                     client_action_id: String::new(),
                     choice: ActionChoice::Index(0),
                 };
-                let seat = handle.summary().turn.unwrap().to_act[0].clone();
+                let seat = handle.summary().to_proto().turn.unwrap().to_act[0].clone();
                 handle
                     .submit(Some(tokens[&seat].clone()), next)
                     .await
@@ -1295,7 +1302,7 @@ mod tests {
             original,
             "times included"
         );
-        let (before, after) = (handle.summary(), restored.summary());
+        let (before, after) = (handle.summary().to_proto(), restored.summary().to_proto());
         assert_eq!(
             (
                 after.version,
@@ -1343,7 +1350,10 @@ mod tests {
             .unwrap();
         assert_eq!(answer.events[0].seq, after.last_seq + 1);
         let stored = store.load("m").await.unwrap().unwrap();
-        assert_eq!(stored.events.len() as u64, restored.summary().last_seq);
+        assert_eq!(
+            stored.events.len() as u64,
+            restored.summary().to_proto().last_seq
+        );
         dir.remove();
     }
 

@@ -72,7 +72,7 @@ pub struct MatchEnd {
 }
 
 impl MatchEnd {
-    pub fn to_proto(&self, seats: &[&'static str]) -> pb::MatchResult {
+    pub fn to_proto(&self, seats: &[&str]) -> pb::MatchResult {
         pb::MatchResult {
             winner: self
                 .winner

@@ -26,6 +26,7 @@ pub mod setup;
 pub mod slots;
 pub mod status;
 pub mod stream;
+pub mod summary;
 pub mod token;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -34,6 +35,7 @@ use std::sync::{Arc, RwLock, Weak};
 use std::time::Duration;
 
 use pitchmate_proto::v1 as pb;
+use pitchmate_rules::OptionValue;
 use tokio::sync::{mpsc, watch};
 
 pub use actor::{ActorContext, ActorLimits, MatchHandle, RetireReason, Retirement};
@@ -41,10 +43,11 @@ pub use chance::MatchChance;
 pub use referee::{MatchSetup, SeatCall, Submission};
 
 use crate::error::ServiceError;
-use crate::games::{GameRegistry, HostedGame, option_from_proto};
+use crate::games::{GameRegistry, HostedGame};
 use crate::store::{Listing, Store, StoreError, StoreHealth, StoredMatch};
 use slots::{Slot, Slots};
 use status::MatchStatus;
+use summary::{MatchSummary, replay_header};
 
 /// A match counted against its creator's open-match quota until it is over.
 pub type OpenMatch = Slot<IpAddr>;
@@ -56,7 +59,8 @@ const RELOAD_RETRY: Duration = Duration::from_secs(2);
 #[derive(Clone, Debug, Default)]
 pub struct NewMatch {
     pub variant_id: String,
-    pub options: HashMap<String, pb::OptionValue>,
+    /// As the creator gave them; the game fills in the rest.
+    pub options: BTreeMap<String, OptionValue>,
     pub seed: Option<u64>,
     /// Empty for the standard start.
     pub start_position: String,
@@ -78,7 +82,7 @@ pub struct MatchFilter {
 /// One page of a listing, newest first.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MatchPage {
-    pub matches: Vec<pb::Match>,
+    pub matches: Vec<MatchSummary>,
     /// Where the next page starts, when there is one.
     pub next_position: Option<u64>,
 }
@@ -159,16 +163,8 @@ impl MatchRegistry {
     }
 
     /// Creates a match, stores it and starts its actor.
-    pub async fn create(&self, request: NewMatch) -> Result<pb::Match, ServiceError> {
-        let options = request
-            .options
-            .iter()
-            .map(|(name, value)| {
-                let value = option_from_proto(name, value)
-                    .map_err(|e| ServiceError::from(e).at(format!("options.{name}")))?;
-                Ok((name.clone(), value))
-            })
-            .collect::<Result<BTreeMap<_, _>, ServiceError>>()?;
+    pub async fn create(&self, request: NewMatch) -> Result<MatchSummary, ServiceError> {
+        let options = request.options;
         let open = match request.creator {
             Some(creator) => Some(self.open_matches.claim(&creator).ok_or(
                 ServiceError::QuotaExceeded {
@@ -339,7 +335,7 @@ impl MatchRegistry {
             .into_iter()
             .map(|row| match index.get(&row.match_id) {
                 Some(Entry::Live(handle)) if !handle.is_stopped() => Ok(handle.summary()),
-                _ => durable::summary_from_bytes(&row.summary).map_err(|e| {
+                _ => stored_summary(&row.setup, &row.summary).map_err(|e| {
                     ServiceError::MatchNotRebuildable {
                         match_id: row.match_id.clone(),
                         detail: e.to_string(),
@@ -365,9 +361,9 @@ impl MatchRegistry {
         };
         let setup =
             durable::setup_from_bytes(&stored.row.setup).map_err(|e| undecodable(e.to_string()))?;
-        let summary = match &live {
-            Some(handle) => handle.summary(),
-            None => durable::summary_from_bytes(&stored.row.summary)
+        let progress = match &live {
+            Some(handle) => handle.summary().progress,
+            None => durable::progress_from_bytes(&stored.row.summary)
                 .map_err(|e| undecodable(e.to_string()))?,
         };
         // The game works out the wire form of what the store kept of its actions and events.
@@ -384,7 +380,7 @@ impl MatchRegistry {
                 (MatchStatus::Aborted.to_wire(), Some(result))
             }
             Some(result) => (MatchStatus::Finished.to_wire(), Some(result)),
-            None => (summary.status, summary.result),
+            None => (progress.status.to_wire(), progress.result_to_proto()),
         };
         let over = is_over(status);
         let log = match live {
@@ -394,10 +390,10 @@ impl MatchRegistry {
             _ => stored_log.held().to_vec(),
         };
         let header = pb::ReplayHeader {
-            seats: summary.seats,
+            seats: progress.seats_to_proto(),
             status,
             result,
-            ..durable::replay_header(&setup, over)
+            ..replay_header(&setup, over)
         };
         Ok(pb::GetReplayResponse {
             header: Some(header),
@@ -413,6 +409,14 @@ impl MatchRegistry {
                 .collect(),
         })
     }
+}
+
+/// A match's summary from its stored setup and progress.
+fn stored_summary(setup: &[u8], progress: &[u8]) -> Result<MatchSummary, durable::Undecodable> {
+    Ok(MatchSummary {
+        setup: Arc::new(durable::setup_from_bytes(setup)?),
+        progress: durable::progress_from_bytes(progress)?,
+    })
 }
 
 fn is_over(status: i32) -> bool {

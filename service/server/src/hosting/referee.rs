@@ -46,9 +46,10 @@ use super::lifecycle::{EndReason, Ending, LifecycleEntry, LifecycleKind, SeatHol
 use super::log::{EventLog, Kept, KeptEvent, LoggedEvent, NewEvent};
 pub use super::setup::MatchSetup;
 use super::status::MatchStatus;
+use super::summary::{MatchProgress, MatchSummary, SeatProgress};
 use super::token::TokenHash;
 use crate::error::ServiceError;
-use crate::games::{ActionChoice, HostedGame, option_to_proto, turn_to_proto};
+use crate::games::{ActionChoice, HostedGame, turn_to_proto};
 
 /// An accepted input, in the order accepted.
 #[derive(Clone, Debug, PartialEq)]
@@ -193,7 +194,8 @@ struct SeatState {
 }
 
 pub struct Referee {
-    setup: MatchSetup,
+    /// Shared with every summary published.
+    setup: Arc<MatchSetup>,
     game: Box<dyn HostedGame>,
     seats: Vec<SeatState>,
     status: MatchStatus,
@@ -253,7 +255,7 @@ impl Referee {
             draw_offer: None,
             moment: setup.create_time,
             expires_at: expire_unstarted_after.map(|after| setup.create_time + after),
-            setup,
+            setup: Arc::new(setup),
             game,
             seats,
             status: MatchStatus::Waiting,
@@ -562,8 +564,8 @@ impl Referee {
     }
 
     /// The turn as clients see it: nobody is to act unless the match is active.
-    fn public_turn(&self) -> pb::TurnInfo {
-        let mut turn = turn_to_proto(self.game.turn(), &self.seat_names());
+    fn public_turn(&self) -> Turn {
+        let mut turn = self.game.turn().clone();
         if self.status != MatchStatus::Active {
             turn.to_act.clear();
             turn.actions_left = None;
@@ -574,75 +576,42 @@ impl Referee {
 
     pub fn view(&self, viewer: Viewer) -> pb::MatchView {
         let mut view = self.game.view(viewer, self.log.version_for(viewer));
-        view.turn = Some(self.public_turn());
+        view.turn = Some(turn_to_proto(&self.public_turn(), &self.seat_names()));
         view
     }
 
-    /// The whole summary everyone may see.
-    pub fn to_proto(&self) -> pb::Match {
-        let mut summary = pb::Match {
-            match_id: self.setup.match_id.clone(),
-            variant_id: self.setup.variant_id.clone(),
-            rules_version: self.game.info().rules_version.to_owned(),
-            options: self
-                .setup
-                .options
-                .iter()
-                .map(|(name, value)| (name.clone(), option_to_proto(value)))
-                .collect(),
-            chance: Some(self.setup.chance.to_proto(false)),
-            seats: self
-                .seats
-                .iter()
-                .map(|seat| pb::SeatInfo {
-                    seat: seat.name.to_owned(),
-                    ..pb::SeatInfo::default()
-                })
-                .collect(),
-            create_time: Some(self.setup.create_time.into()),
-            start_position: self.setup.start_position.clone().unwrap_or_default(),
-            time_control: Some(self.setup.hosting.time_control_proto()),
-            timeout_policy: Some(self.setup.hosting.timeout_policy_proto()),
-            abandon_after: self.setup.hosting.abandon_after_proto(),
-            ..pb::Match::default()
-        };
-        self.refresh(&mut summary);
-        summary
+    /// The summary everyone may see.
+    pub fn summary(&self) -> MatchSummary {
+        self.summary_for(Viewer::Spectator)
     }
 
     /// The summary as `viewer` sees it: numbered in its own count of events and versions.
-    pub fn summary_for(&self, viewer: Viewer) -> pb::Match {
-        pb::Match {
-            version: self.log.version_for(viewer),
-            last_seq: self.log.last_seq_for(viewer),
-            ..self.to_proto()
+    pub fn summary_for(&self, viewer: Viewer) -> MatchSummary {
+        MatchSummary {
+            setup: Arc::clone(&self.setup),
+            progress: self.progress_for(viewer),
         }
     }
 
-    /// Brings a summary made by [`Referee::to_proto`] up to date: the fields an input can
-    /// change. The rest is fixed when the match is created, so publishing after every action
-    /// rewrites a few fields instead of building the whole summary anew.
-    pub fn refresh(&self, summary: &mut pb::Match) {
-        summary.status = self.status.to_wire();
-        for (shown, seat) in summary.seats.iter_mut().zip(&self.seats) {
-            shown.occupied = seat.token.is_some();
-            shown.player_name.clone_from(&seat.player_name);
-        }
-        summary.version = self.log.version_for(Viewer::Spectator);
-        summary.last_seq = self.log.last_seq_for(Viewer::Spectator);
-        summary.turn = Some(self.public_turn());
-        summary.result = self
-            .result
-            .as_ref()
-            .map(|end| end.to_proto(&self.seat_names()));
-        if self.is_over() && summary.chance.as_ref().is_some_and(|c| c.seed.is_empty()) {
-            summary.chance = Some(self.setup.chance.to_proto(true));
-        }
-        summary.draw_offered_by.clear();
-        if let Some(seat) = self.draw_offer {
-            summary
-                .draw_offered_by
-                .push_str(self.seats[seat.index()].name);
+    /// How far the match has come, as `viewer` counts it.
+    pub fn progress_for(&self, viewer: Viewer) -> MatchProgress {
+        MatchProgress {
+            rules_version: self.game.info().rules_version.to_owned(),
+            seats: self
+                .seats
+                .iter()
+                .map(|seat| SeatProgress {
+                    name: seat.name.to_owned(),
+                    player_name: seat.player_name.clone(),
+                    occupied: seat.token.is_some(),
+                })
+                .collect(),
+            status: self.status,
+            version: self.log.version_for(viewer),
+            last_seq: self.log.last_seq_for(viewer),
+            turn: self.public_turn(),
+            result: self.result.clone(),
+            draw_offered_by: self.draw_offer,
         }
     }
 
@@ -768,7 +737,7 @@ impl Referee {
         };
         pb::GetLegalActionsResponse {
             version: self.log.version_for(viewer),
-            turn: Some(self.public_turn()),
+            turn: Some(turn_to_proto(&self.public_turn(), &self.seat_names())),
             actions,
             view: Some(self.view(viewer)),
         }
@@ -790,7 +759,7 @@ impl Referee {
         let actions = self.game.legal_actions_once(seat, detail);
         (!actions.is_empty()).then(|| pb::YourTurn {
             version: self.log.version_for(Viewer::Seat(seat)),
-            turn: Some(self.public_turn()),
+            turn: Some(turn_to_proto(&self.public_turn(), &self.seat_names())),
             actions,
         })
     }
@@ -911,7 +880,7 @@ impl Referee {
         call: SeatCall,
         opponent_away: Option<Duration>,
         now: SystemTime,
-    ) -> Result<pb::Match, ServiceError> {
+    ) -> Result<MatchSummary, ServiceError> {
         if call == SeatCall::Abort {
             self.require_abortable()?;
         } else {

@@ -88,7 +88,7 @@ impl Table {
     }
 
     fn summary(&self) -> pb::Match {
-        self.referee.to_proto()
+        self.referee.summary().to_proto()
     }
 
     fn to_act(&self) -> String {
@@ -142,7 +142,9 @@ impl Table {
         opponent_away: Option<Duration>,
     ) -> Result<pb::Match, ServiceError> {
         let seat = self.seat(seat);
-        self.referee.seat_call(seat, call, opponent_away, self.now)
+        self.referee
+            .seat_call(seat, call, opponent_away, self.now)
+            .map(|summary| summary.to_proto())
     }
 
     fn events(&self) -> Vec<Kind> {

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use pitchmate_proto::v1 as pb;
 
+use super::actor::Joined;
 use super::*;
 use crate::store::scratch::scratch_store;
 
@@ -22,9 +23,17 @@ async fn an_expired_match_leaves_memory_and_comes_back_from_the_store() {
         .list(&MatchFilter::default(), None, 10)
         .await
         .unwrap();
-    assert_eq!(listed.matches[0].status(), pb::MatchStatus::Aborted);
     assert_eq!(
-        listed.matches[0].result.as_ref().unwrap().reason(),
+        listed.matches[0].to_proto().status(),
+        pb::MatchStatus::Aborted
+    );
+    assert_eq!(
+        listed.matches[0]
+            .to_proto()
+            .result
+            .as_ref()
+            .unwrap()
+            .reason(),
         pb::ResultReason::Expired
     );
     let handle = registry.get(&id).await.expect("rebuilt from the store");
@@ -62,13 +71,12 @@ async fn waiting_match(registry: &MatchRegistry) -> String {
         })
         .await
         .unwrap()
+        .setup
         .match_id
+        .clone()
 }
 
-async fn seated_match(
-    registry: &MatchRegistry,
-    hosting: clock::Hosting,
-) -> (String, Vec<pb::JoinMatchResponse>) {
+async fn seated_match(registry: &MatchRegistry, hosting: clock::Hosting) -> (String, Vec<Joined>) {
     let created = registry
         .create(NewMatch {
             variant_id: "kings-goal".into(),
@@ -77,12 +85,12 @@ async fn seated_match(
         })
         .await
         .unwrap();
-    let handle = registry.get(&created.match_id).await.unwrap();
+    let handle = registry.get(&created.setup.match_id).await.unwrap();
     let mut joined = Vec::new();
     for name in ["a", "b"] {
         joined.push(handle.join(None, name.into()).await.unwrap());
     }
-    (created.match_id, joined)
+    (created.setup.match_id.clone(), joined)
 }
 
 async fn unloaded_within(registry: &MatchRegistry, match_id: &str, wait: Duration) -> bool {
@@ -102,15 +110,15 @@ async fn an_idle_match_leaves_memory_and_comes_back_as_it_was() {
     let registry = open_registry(store, None, Some(Duration::from_millis(100))).await;
     let (id, joined) = seated_match(&registry, clock::Hosting::default()).await;
     let handle = registry.get(&id).await.unwrap();
-    let to_act = handle.summary().turn.unwrap().to_act[0].clone();
+    let to_act = handle.summary().to_proto().turn.unwrap().to_act[0].clone();
     let token = joined
         .iter()
-        .find(|j| j.seat == to_act)
+        .find(|j| j.seat_name == to_act)
         .unwrap()
         .seat_token
         .clone();
     let submission = Submission {
-        expected_version: handle.summary().version,
+        expected_version: handle.summary().to_proto().version,
         client_action_id: "first".into(),
         choice: crate::games::ActionChoice::Index(0),
     };
@@ -195,7 +203,7 @@ async fn a_restart_brings_unfinished_matches_back_without_being_asked() {
             .unwrap()
             .matches
             .iter()
-            .filter(|m| m.status() == pb::MatchStatus::Aborted)
+            .filter(|m| m.progress.status == MatchStatus::Aborted)
             .count();
         if expired == waiting.len() {
             break;
@@ -232,7 +240,7 @@ async fn a_call_that_reaches_a_retired_actor_goes_to_the_rebuilt_match() {
         .await
         .expect("answered by the rebuilt match");
     assert_eq!(attempts, 2, "the stopped actor's refusal was retried once");
-    assert_eq!(summary.status(), pb::MatchStatus::Aborted);
+    assert_eq!(summary.progress.status, MatchStatus::Aborted);
     dir.remove();
 }
 
@@ -257,6 +265,9 @@ async fn a_finished_match_leaves_memory_soon_after_its_end() {
         .list(&MatchFilter::default(), None, 10)
         .await
         .unwrap();
-    assert_eq!(listed.matches[0].status(), pb::MatchStatus::Finished);
+    assert_eq!(
+        listed.matches[0].to_proto().status(),
+        pb::MatchStatus::Finished
+    );
     dir.remove();
 }

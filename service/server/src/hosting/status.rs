@@ -2,7 +2,8 @@
 
 use pitchmate_proto::v1 as pb;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum MatchStatus {
     /// Not every seat is taken yet.
     Waiting,

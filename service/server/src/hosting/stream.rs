@@ -203,7 +203,6 @@ struct Follower<E> {
 /// Whom a stream prompts, and the newest version it prompted at.
 struct Prompts {
     seat: Seat,
-    seat_name: &'static str,
     detail: pb::ActionDetail,
     prompted: Option<u64>,
 }
@@ -219,17 +218,16 @@ impl<E: StreamError> Follower<E> {
     ) -> Self {
         let Subscription {
             viewer,
-            seat_name,
+            seat_name: _,
             start: position,
             backlog,
             live,
             ended,
             presence,
         } = subscription;
-        let prompts = match (prompt, viewer, seat_name) {
-            (Some(detail), Viewer::Seat(seat), Some(seat_name)) => Some(Prompts {
+        let prompts = match (prompt, viewer) {
+            (Some(detail), Viewer::Seat(seat)) => Some(Prompts {
                 seat,
-                seat_name,
                 detail,
                 prompted: None,
             }),
@@ -382,7 +380,7 @@ impl<E: StreamError> Follower<E> {
         };
         if !self
             .handle
-            .may_prompt(prompts.seat, prompts.seat_name, self.sent, prompts.prompted)
+            .may_prompt(prompts.seat, self.sent, prompts.prompted)
         {
             return;
         }
@@ -471,7 +469,7 @@ mod tests {
     /// Plays `count` actions (the first legal one each time) for whoever is to act.
     async fn play(handle: &MatchHandle, tokens: &[(String, String)], count: usize) {
         for _ in 0..count {
-            let summary = handle.summary();
+            let summary = handle.summary().to_proto();
             let seat = summary.turn.unwrap().to_act[0].clone();
             let token = tokens
                 .iter()
@@ -510,11 +508,11 @@ mod tests {
             })
             .await
             .unwrap();
-        let handle = registry.get(&created.match_id).await.unwrap();
+        let handle = registry.get(&created.setup.match_id).await.unwrap();
         let mut tokens = Vec::new();
         for _ in 0..2 {
             let joined = handle.join(None, "bot".into()).await.unwrap();
-            tokens.push((joined.seat, joined.seat_token));
+            tokens.push((joined.seat_name.to_owned(), joined.seat_token));
         }
         let subscription = handle.watch(None, 0).await.unwrap();
         let (_never_stop, stopping) = watch::channel(false);
@@ -530,7 +528,7 @@ mod tests {
 
         // Nobody reads while the live feed, holding two, overflows many times over.
         play(&handle, &tokens, 40).await;
-        let last_seq = handle.summary().last_seq;
+        let last_seq = handle.summary().progress.last_seq;
         assert!(last_seq > 40);
 
         let mut seqs = Vec::new();

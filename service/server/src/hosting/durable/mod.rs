@@ -1,18 +1,22 @@
 //! Between a match's memory and the store's rows: setups, inputs, events and answers to bytes
 //! and back. The store keeps bytes; this is the one place that knows what they mean.
 
+mod progress;
+mod setup;
+
+pub use progress::{progress_from_bytes, progress_to_bytes};
+pub use setup::{setup_from_bytes, setup_to_bytes};
+
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use pitchmate_proto::v1 as pb;
-use pitchmate_rules::{Seat, Seed, Visibility};
+use pitchmate_rules::{Seat, Visibility};
 use prost::Message;
 
-use super::chance::{MatchChance, SeedSource};
-use super::clock::Hosting;
 use super::log::{EventLog, Kept, KeptEvent, LoggedEvent};
 use super::referee::{Answered, Input, MatchSetup, RecordedAction};
 use super::token::TokenHash;
-use crate::games::{HostedGame, option_from_proto, option_to_proto};
+use crate::games::HostedGame;
 use crate::store::{AnswerRow, EventRow, InputKind, InputRow};
 
 /// A stored row that does not decode: the database was damaged or written by something else.
@@ -37,142 +41,6 @@ pub(super) fn nanos(time: SystemTime) -> i64 {
 
 pub(super) fn from_nanos(nanos: i64) -> SystemTime {
     UNIX_EPOCH + Duration::from_nanos(u64::try_from(nanos).unwrap_or(0))
-}
-
-/// A match's setup as stored. Rows written before seeds were committed hold a
-/// `pitchmate.v1.ReplayHeader`; this message reads them because it keeps that message's field
-/// numbers for what both have (the old seed, SplitMix64's number, is field 5). What only the
-/// store may know, the ChaCha20 seed and its salt, lies in fields no wire message has.
-#[derive(Clone, PartialEq, prost::Message)]
-struct StoredSetup {
-    #[prost(string, tag = "1")]
-    match_id: String,
-    #[prost(string, tag = "2")]
-    variant_id: String,
-    /// The rules version the match was created under, for whoever reads the row; a rebuild
-    /// checks the rules by replaying.
-    #[prost(string, tag = "3")]
-    rules_version: String,
-    #[prost(map = "string, message", tag = "4")]
-    options: std::collections::HashMap<String, pb::OptionValue>,
-    #[prost(uint64, tag = "5")]
-    splitmix64_seed: u64,
-    #[prost(string, tag = "6")]
-    start_position: String,
-    #[prost(message, optional, tag = "8")]
-    create_time: Option<prost_types::Timestamp>,
-    #[prost(message, optional, tag = "11")]
-    time_control: Option<pb::TimeControl>,
-    #[prost(message, optional, tag = "12")]
-    timeout_policy: Option<pb::TimeoutPolicy>,
-    #[prost(message, optional, tag = "13")]
-    abandon_after: Option<prost_types::Duration>,
-    /// Empty for a match created before seeds were committed.
-    #[prost(bytes = "vec", tag = "100")]
-    chacha20_seed: Vec<u8>,
-    #[prost(bytes = "vec", tag = "101")]
-    salt: Vec<u8>,
-    #[prost(enumeration = "pb::SeedSource", tag = "102")]
-    seed_source: i32,
-}
-
-pub fn setup_to_bytes(setup: &MatchSetup) -> Vec<u8> {
-    let chance = &setup.chance;
-    let (chacha20_seed, splitmix64_seed) = match chance.seed {
-        Seed::ChaCha20(key) => (key.to_vec(), 0),
-        Seed::SplitMix64(number) => (Vec::new(), number),
-    };
-    StoredSetup {
-        match_id: setup.match_id.clone(),
-        variant_id: setup.variant_id.clone(),
-        rules_version: setup.rules_version.clone(),
-        options: options_to_proto(setup),
-        splitmix64_seed,
-        start_position: setup.start_position.clone().unwrap_or_default(),
-        create_time: Some(setup.create_time.into()),
-        time_control: Some(setup.hosting.time_control_proto()),
-        timeout_policy: Some(setup.hosting.timeout_policy_proto()),
-        abandon_after: setup.hosting.abandon_after_proto(),
-        chacha20_seed,
-        salt: chance.salt.map(|salt| salt.to_vec()).unwrap_or_default(),
-        seed_source: chance.source.to_proto() as i32,
-    }
-    .encode_to_vec()
-}
-
-pub fn setup_from_bytes(bytes: &[u8]) -> Result<MatchSetup, Undecodable> {
-    let stored = StoredSetup::decode(bytes).map_err(|e| undecodable("setup", e))?;
-    let options = stored
-        .options
-        .iter()
-        .map(|(name, value)| Ok((name.clone(), option_from_proto(name, value)?)))
-        .collect::<Result<_, pitchmate_games::GameError>>()
-        .map_err(|e| undecodable("setup", e))?;
-    let create_time = stored
-        .create_time
-        .and_then(|t| SystemTime::try_from(t).ok())
-        .ok_or_else(|| undecodable("setup", "no creation time"))?;
-    let hosting = Hosting::from_proto(
-        stored.time_control.as_ref(),
-        stored.timeout_policy.as_ref(),
-        stored.abandon_after.as_ref(),
-    )
-    .map_err(|e| undecodable("setup", e))?;
-    let chance = if stored.chacha20_seed.is_empty() {
-        MatchChance::splitmix64(stored.splitmix64_seed)
-    } else {
-        let bytes32 = |bytes: Vec<u8>, what| {
-            <[u8; 32]>::try_from(bytes)
-                .map_err(|_| undecodable("setup", format!("{what} is not 32 bytes")))
-        };
-        MatchChance {
-            seed: Seed::ChaCha20(bytes32(stored.chacha20_seed, "the seed")?),
-            salt: Some(bytes32(stored.salt, "the salt")?),
-            source: match pb::SeedSource::try_from(stored.seed_source) {
-                Ok(pb::SeedSource::Server) => SeedSource::Server,
-                Ok(pb::SeedSource::Client) => SeedSource::Client,
-                _ => SeedSource::Unrecorded,
-            },
-        }
-    };
-    Ok(MatchSetup {
-        match_id: stored.match_id,
-        variant_id: stored.variant_id,
-        rules_version: stored.rules_version,
-        options,
-        chance,
-        start_position: Some(stored.start_position).filter(|p| !p.is_empty()),
-        create_time,
-        hosting,
-    })
-}
-
-fn options_to_proto(setup: &MatchSetup) -> std::collections::HashMap<String, pb::OptionValue> {
-    setup
-        .options
-        .iter()
-        .map(|(name, value)| (name.clone(), option_to_proto(value)))
-        .collect()
-}
-
-/// The setup as a replay header, without seats, status or result; the seed and salt only when
-/// `revealed` (the match is over).
-pub fn replay_header(setup: &MatchSetup, revealed: bool) -> pb::ReplayHeader {
-    pb::ReplayHeader {
-        match_id: setup.match_id.clone(),
-        variant_id: setup.variant_id.clone(),
-        rules_version: setup.rules_version.clone(),
-        options: options_to_proto(setup),
-        start_position: setup.start_position.clone().unwrap_or_default(),
-        seats: Vec::new(),
-        create_time: Some(setup.create_time.into()),
-        status: pb::MatchStatus::Unspecified as i32,
-        result: None,
-        time_control: Some(setup.hosting.time_control_proto()),
-        timeout_policy: Some(setup.hosting.timeout_policy_proto()),
-        abandon_after: setup.hosting.abandon_after_proto(),
-        chance: Some(setup.chance.to_proto(revealed)),
-    }
 }
 
 /// How a stored action or event begins when it is in the store's own format (storage format
@@ -416,10 +284,6 @@ pub fn answer_from_row(row: &AnswerRow) -> Result<((Seat, String), Answered), Un
     Ok(((Seat(row.seat), row.client_action_id.clone()), answered))
 }
 
-pub fn summary_from_bytes(bytes: &[u8]) -> Result<pb::Match, Undecodable> {
-    pb::Match::decode(bytes).map_err(|e| undecodable("summary", e))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -518,73 +382,5 @@ mod tests {
         let joined = input_row(0, &inputs[0]);
         assert_eq!(joined.token_hash, hash.as_bytes().to_vec());
         assert!(!joined.token_hash.windows(6).any(|w| w == b"secret"));
-
-        let setup = MatchSetup {
-            match_id: "m".into(),
-            variant_id: "soccer-chess".into(),
-            rules_version: "1".into(),
-            options: [(
-                "sets_per_game".to_owned(),
-                pitchmate_rules::OptionValue::Int(2),
-            )]
-            .into(),
-            chance: MatchChance::draw(None).unwrap(),
-            start_position: Some("pos".into()),
-            create_time: time,
-            hosting: Hosting {
-                time_control: super::super::clock::TimeControl::Fischer {
-                    base: Duration::from_secs(300),
-                    increment: Duration::from_secs(2),
-                },
-                timeout_policy: super::super::clock::TimeoutPolicy::PlayDefault {
-                    forfeit_after: 3,
-                },
-                abandon_after: Duration::from_secs(30),
-            },
-        };
-        let bytes = setup_to_bytes(&setup);
-        assert_eq!(setup_from_bytes(&bytes).unwrap(), setup);
-        assert!(setup_from_bytes(&[0xff, 0xff]).is_err());
-
-        // A setup stored before seeds were committed: a replay header whose field 5 held the
-        // SplitMix64 seed (the field is reserved in the contract now, so it is written by hand).
-        let mut legacy = pb::ReplayHeader {
-            chance: None,
-            ..replay_header(&setup, false)
-        }
-        .encode_to_vec();
-        legacy.push(5 << 3);
-        legacy.extend([0xe7, 0x07]); // 999 as a varint
-        let read = setup_from_bytes(&legacy).unwrap();
-        assert_eq!(read.chance, MatchChance::splitmix64(999));
-        assert_eq!(
-            MatchSetup {
-                chance: setup.chance,
-                ..read
-            },
-            setup
-        );
-    }
-
-    #[test]
-    fn a_replay_header_shows_the_seed_only_when_revealed() {
-        let setup = MatchSetup {
-            match_id: "m".into(),
-            variant_id: "gridiron".into(),
-            rules_version: "1".into(),
-            options: Default::default(),
-            chance: MatchChance::draw(None).unwrap(),
-            start_position: None,
-            create_time: SystemTime::now(),
-            hosting: Hosting::default(),
-        };
-        let hidden = replay_header(&setup, false).chance.unwrap();
-        assert!(hidden.seed.is_empty() && hidden.salt.is_empty() && !hidden.commitment.is_empty());
-        let shown = replay_header(&setup, true).chance.unwrap();
-        assert_eq!(shown.seed, setup.chance.seed.to_bytes());
-        // Nothing secret goes into the stored setup's wire-compatible part.
-        let stored = setup_to_bytes(&setup);
-        let as_header = pb::ReplayHeader::decode(stored.as_slice()).unwrap();
-        assert_eq!(as_header.chance, None);
     }
 }

@@ -1,0 +1,221 @@
+//! A match's progress as stored beside its status, for listings: the store's own format since
+//! storage format 6 (a zero, a 6, then the progress in JSON). Rows stored before hold the whole
+//! `pitchmate.v1.Match` the API showed; they are read once more into progress, by seat names.
+
+use pitchmate_proto::v1 as pb;
+use pitchmate_rules::{Seat, Turn};
+use prost::Message;
+
+use super::{Undecodable, undecodable};
+use crate::hosting::event::MatchEnd;
+use crate::hosting::lifecycle::EndReason;
+use crate::hosting::status::MatchStatus;
+use crate::hosting::summary::{MatchProgress, SeatProgress};
+
+const OWN_FORMAT: [u8; 2] = [0, 6];
+
+pub fn progress_to_bytes(progress: &MatchProgress) -> Vec<u8> {
+    let mut bytes = OWN_FORMAT.to_vec();
+    serde_json::to_writer(&mut bytes, progress).expect("a match's progress serialises");
+    bytes
+}
+
+pub fn progress_from_bytes(bytes: &[u8]) -> Result<MatchProgress, Undecodable> {
+    match bytes.strip_prefix(&OWN_FORMAT) {
+        Some(json) => serde_json::from_slice(json).map_err(|e| undecodable("summary", e)),
+        None => {
+            let summary = pb::Match::decode(bytes).map_err(|e| undecodable("summary", e))?;
+            progress_from_wire(summary).map_err(|detail| undecodable("summary", detail))
+        }
+    }
+}
+
+/// The progress a summary stored before format 6 shows.
+fn progress_from_wire(summary: pb::Match) -> Result<MatchProgress, String> {
+    let seat = |name: &str| {
+        summary
+            .seats
+            .iter()
+            .position(|seat| seat.seat == name)
+            .and_then(|index| u8::try_from(index).ok())
+            .map(Seat)
+            .ok_or_else(|| format!("`{name}` is none of its seats"))
+    };
+    let named = |name: &str| match name {
+        "" => Ok(None),
+        name => seat(name).map(Some),
+    };
+    let status = MatchStatus::from_wire(summary.status)
+        .ok_or_else(|| format!("status {} names none", summary.status))?;
+    let turn = summary.turn.clone().unwrap_or_default();
+    let result = match &summary.result {
+        None => None,
+        Some(result) => Some(MatchEnd {
+            winner: named(&result.winner)?,
+            scores: summary
+                .seats
+                .iter()
+                .map(|s| {
+                    result
+                        .scores
+                        .iter()
+                        .find(|score| score.seat == s.seat)
+                        .map_or(0, |score| score.score)
+                })
+                .collect(),
+            reason: end_reason(result.reason)?,
+            detail: result.detail.clone(),
+        }),
+    };
+    Ok(MatchProgress {
+        turn: Turn {
+            to_act: turn
+                .to_act
+                .iter()
+                .map(|name| seat(name))
+                .collect::<Result<_, _>>()?,
+            phase: turn.phase,
+            number: turn.number,
+            actions_left: turn.actions_left,
+            may_end_turn: turn.may_end_turn,
+        },
+        draw_offered_by: named(&summary.draw_offered_by)?,
+        result,
+        rules_version: summary.rules_version,
+        status,
+        version: summary.version,
+        last_seq: summary.last_seq,
+        seats: summary
+            .seats
+            .into_iter()
+            .map(|seat| SeatProgress {
+                name: seat.seat,
+                player_name: seat.player_name,
+                occupied: seat.occupied,
+            })
+            .collect(),
+    })
+}
+
+fn end_reason(reason: i32) -> Result<EndReason, String> {
+    Ok(match pb::ResultReason::try_from(reason) {
+        Ok(pb::ResultReason::Rules) => EndReason::Rules,
+        Ok(pb::ResultReason::Resignation) => EndReason::Resignation,
+        Ok(pb::ResultReason::Timeout) => EndReason::Timeout,
+        Ok(pb::ResultReason::DrawAgreed) => EndReason::DrawAgreed,
+        Ok(pb::ResultReason::Aborted) => EndReason::Aborted,
+        Ok(pb::ResultReason::Abandoned) => EndReason::Abandoned,
+        Ok(pb::ResultReason::Expired) => EndReason::Expired,
+        _ => return Err(format!("result reason {reason} names none")),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::time::SystemTime;
+
+    use super::*;
+    use crate::hosting::chance::MatchChance;
+    use crate::hosting::clock::Hosting;
+    use crate::hosting::setup::MatchSetup;
+    use crate::hosting::summary::MatchSummary;
+
+    fn progress(status: MatchStatus, result: Option<MatchEnd>) -> MatchProgress {
+        MatchProgress {
+            rules_version: "3".into(),
+            seats: vec![
+                SeatProgress {
+                    name: "home".into(),
+                    player_name: "ann".into(),
+                    occupied: true,
+                },
+                SeatProgress {
+                    name: "away".into(),
+                    player_name: String::new(),
+                    occupied: true,
+                },
+            ],
+            status,
+            version: 12,
+            last_seq: 30,
+            turn: Turn {
+                phase: "play".into(),
+                to_act: if status == MatchStatus::Active {
+                    vec![Seat(1)]
+                } else {
+                    Vec::new()
+                },
+                number: 7,
+                actions_left: Some(2),
+                may_end_turn: true,
+            },
+            result,
+            draw_offered_by: (status == MatchStatus::Active).then_some(Seat(0)),
+        }
+    }
+
+    fn examples() -> Vec<MatchProgress> {
+        vec![
+            progress(MatchStatus::Active, None),
+            progress(
+                MatchStatus::Finished,
+                Some(MatchEnd {
+                    winner: Some(Seat(1)),
+                    scores: vec![1, 3],
+                    reason: EndReason::Resignation,
+                    detail: "home resigned".into(),
+                }),
+            ),
+            progress(
+                MatchStatus::Finished,
+                Some(MatchEnd {
+                    winner: None,
+                    scores: vec![2, 2],
+                    reason: EndReason::DrawAgreed,
+                    detail: String::new(),
+                }),
+            ),
+        ]
+    }
+
+    #[test]
+    fn progress_reads_back_as_it_was_stored() {
+        for progress in examples() {
+            let bytes = progress_to_bytes(&progress);
+            assert_eq!(bytes[..2], OWN_FORMAT);
+            assert_eq!(progress_from_bytes(&bytes).unwrap(), progress);
+        }
+        assert!(progress_from_bytes(&[0, 6, b'{']).is_err());
+    }
+
+    /// A summary stored before format 6 is the `pitchmate.v1.Match` the API showed: read back,
+    /// it shows the same again.
+    #[test]
+    fn a_summary_stored_on_the_wire_reads_as_the_same_progress() {
+        let setup = Arc::new(MatchSetup {
+            match_id: "m".into(),
+            variant_id: "chessyball".into(),
+            rules_version: "3".into(),
+            options: Default::default(),
+            chance: MatchChance::draw(None).unwrap(),
+            start_position: None,
+            create_time: SystemTime::now(),
+            hosting: Hosting::default(),
+        });
+        for progress in examples() {
+            let summary = MatchSummary {
+                setup: Arc::clone(&setup),
+                progress,
+            };
+            let stored = summary.to_proto().encode_to_vec();
+            assert_eq!(progress_from_bytes(&stored).unwrap(), summary.progress);
+        }
+        let unknown_seat = pb::Match {
+            draw_offered_by: "nobody".into(),
+            status: MatchStatus::Active.to_wire(),
+            ..pb::Match::default()
+        };
+        assert!(progress_from_bytes(&unknown_seat.encode_to_vec()).is_err());
+    }
+}
