@@ -1,10 +1,12 @@
 //! A database written by an earlier server opens in this one and every match in it carries on.
 //!
-//! `fixtures/store-v2/` and `fixtures/store-v4/` each hold a database written by the server of
-//! its time (schema 2, with actions and events as wire messages; schema 4, in the match core's
-//! own format), and a manifest of what the public API showed of each match when it was written
-//! (see their READMEs). This server, started on a copy of either, must show every match as it was (status,
-//! seats, numbering, turn, position, legal actions, hidden drafts, draw offer, result, chance),
+//! `fixtures/store-v2/`, `fixtures/store-v4/` and `fixtures/store-v6/` each hold a database
+//! written by the server of its time (schema 2, with actions and events as wire messages;
+//! schema 4, those in the match core's own format; schema 6, summaries and setups too), and a
+//! manifest of what the public API showed of each match when it was written (see their
+//! READMEs). This server, started on a copy of any of them, must show every match as it was
+//! (status, seats, numbering, turn, position, legal actions, hidden drafts, draw offer, result,
+//! chance),
 //! answer each recorded client action id as a duplicate, replay every finished match so that it
 //! verifies, and let every unfinished one be played to its end. Everything goes through the
 //! public API (the SDK), so the test keeps holding later servers, whatever their storage
@@ -25,6 +27,8 @@ use pitchmate_e2e::{TestServer, history_so_far};
 const STORE_V2: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/store-v2");
 /// Schema 4: actions and events in the match core's own format.
 const STORE_V4: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/store-v4");
+/// Schema 6: summaries in the match core's own format too, setups in the store's own schema.
+const STORE_V6: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/store-v6");
 
 /// How far from the stored deadline the clock may be read either way: the test's own clock
 /// and the moment the server handles the deadline may differ by this much.
@@ -414,6 +418,11 @@ async fn a_schema_4_database_opens_as_it_was_and_every_unfinished_match_plays_to
     opens_as_it_was_and_plays_to_the_end(STORE_V4).await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_schema_6_database_opens_as_it_was_and_every_unfinished_match_plays_to_its_end() {
+    opens_as_it_was_and_plays_to_the_end(STORE_V6).await;
+}
+
 async fn opens_as_it_was_and_plays_to_the_end(fixture: &str) {
     let manifest = manifest(fixture);
     for state in State::ALL {
@@ -495,6 +504,11 @@ async fn waiting_matches_stored_with_schema_2_expire() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn waiting_matches_stored_with_schema_4_expire() {
     waiting_matches_expire(STORE_V4).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn waiting_matches_stored_with_schema_6_expire() {
+    waiting_matches_expire(STORE_V6).await;
 }
 
 async fn waiting_matches_expire(fixture: &str) {

@@ -184,7 +184,9 @@ fn play_to_the_end(referee: &mut Referee, random: &mut Lcg) {
 async fn a_changed_wire_form_strands_no_match_kept_in_the_cores_format() {
     let mut random = Lcg(7);
     let mut played_on = 0;
-    for stored in stored_matches("store-v4").await {
+    let mut in_own_format = stored_matches("store-v4").await;
+    in_own_format.extend(stored_matches("store-v6").await);
+    for stored in in_own_format {
         let id = &stored.row.match_id;
         let mut referee = rebuild(&stored).unwrap_or_else(|e| panic!("{id}: {e}"));
         // What is served of it is the new wire form.
@@ -207,7 +209,7 @@ async fn a_changed_wire_form_strands_no_match_kept_in_the_cores_format() {
             played_on += 1;
         }
     }
-    assert_eq!(played_on, 9, "every unfinished match of the fixture");
+    assert_eq!(played_on, 18, "every unfinished match of both fixtures");
 }
 
 #[tokio::test]
