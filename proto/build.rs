@@ -29,6 +29,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .build_server(true)
         .build_client(true)
         .codec_path("crate::codec::PitchmateCodec")
+        .server_mod_attribute(".", "#[cfg(feature = \"grpc\")]")
+        .client_mod_attribute(".", "#[cfg(feature = \"grpc\")]")
         .compile_fds(descriptors)?;
 
     println!("cargo:rerun-if-changed={dir}");

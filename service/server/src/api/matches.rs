@@ -2,28 +2,27 @@
 
 use std::future::Future;
 use std::net::IpAddr;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
 use pitchmate_proto::v1 as pb;
 use tokio::sync::watch;
 use tokio::time::Instant;
-use tokio_stream::StreamExt;
+use tokio_stream::{Stream, StreamExt};
 use tonic::{Request, Response, Status, Streaming};
 
 use super::rate_limit::{ActionRateLimiter, RateLimiter};
-use super::{action_detail, bearer_token, client_of, match_id, paging};
+use super::{action_detail, bearer_token, client_of, edge, match_id, paging};
 use crate::config::LimitSettings;
-use crate::error::{RateLimit, ServiceError, excerpt};
+use crate::error::{RateLimit, ServiceError, excerpt, to_status};
 use crate::games::{ActionChoice, option_from_proto};
 use crate::hosting::actor::Subscription;
 use crate::hosting::clock::Hosting;
 use crate::hosting::feed::{FeedFilter, follow};
 use crate::hosting::slots::{Slot, Slots};
 use crate::hosting::status::MatchStatus;
-use crate::hosting::stream::{
-    EventStream, PlayStream, Player, PlayerAction, StreamStart, play, watch_events,
-};
+use crate::hosting::stream::{Player, PlayerAction, StreamStart, play, watch_events};
 use crate::hosting::summary::MatchSummary;
 use crate::hosting::{MatchFilter, MatchHandle, MatchRegistry, NewMatch, SeatCall, Submission};
 
@@ -246,6 +245,31 @@ fn choice_field(prefix: &str, choice: &ActionChoice) -> String {
     format!("{prefix}{field}")
 }
 
+/// A stream's answers as they leave the server.
+type EdgeStream<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send>>;
+
+/// What ends a `Play` stream with an error: the hosting's, or the client's own request stream
+/// failing, whose status is passed on as it is.
+enum PlayFailure {
+    Hosting(ServiceError),
+    Inbound(Status),
+}
+
+impl From<ServiceError> for PlayFailure {
+    fn from(error: ServiceError) -> Self {
+        Self::Hosting(error)
+    }
+}
+
+impl PlayFailure {
+    fn into_status(self) -> Status {
+        match self {
+            Self::Hosting(error) => to_status(error),
+            Self::Inbound(status) => status,
+        }
+    }
+}
+
 /// Reads one request of a `Play` stream after `open`: an action, charged to the seat token's
 /// rate limit when the stream takes it. An action without a choice, or over the limit, is
 /// refused in-band; anything but an action breaks the protocol and ends the stream.
@@ -253,7 +277,7 @@ fn player_action(
     request: pb::PlayRequest,
     action_rate: &ActionRateLimiter,
     token: &String,
-) -> Result<PlayerAction, Status> {
+) -> Result<PlayerAction, PlayFailure> {
     use pb::play_action::Choice;
     let act = match request.kind {
         Some(pb::play_request::Kind::Act(act)) => act,
@@ -312,45 +336,47 @@ impl pb::match_service_server::MatchService for MatchApi {
         &self,
         request: Request<pb::CreateMatchRequest>,
     ) -> Result<Response<pb::CreateMatchResponse>, Status> {
-        let client = client_of(&request);
-        self.creations.take(&client, Instant::now())?;
-        let request = request.into_inner();
-        if request.variant_id.is_empty() {
-            return Err(ServiceError::InvalidArgument(
-                "`variant_id` is missing; ListVariants shows the ids".to_owned(),
-            )
-            .at("variant_id")
-            .into());
-        }
-        let hosting = Hosting::from_proto(
-            request.time_control.as_ref(),
-            request.timeout_policy.as_ref(),
-            request.abandon_after.as_ref(),
-        )?;
-        let options = request
-            .options
-            .iter()
-            .map(|(name, value)| {
-                let value = option_from_proto(name, value)
-                    .map_err(|e| ServiceError::from(e).at(format!("options.{name}")))?;
-                Ok((name.clone(), value))
-            })
-            .collect::<Result<_, ServiceError>>()?;
-        let created = self
-            .registry
-            .create(NewMatch {
-                variant_id: request.variant_id,
-                options,
-                seed: request.seed,
-                start_position: request.start_position,
-                hosting,
-                creator: Some(client),
-            })
-            .await?;
-        tracing::Span::current().record("match_id", created.setup.match_id.as_str());
-        Ok(Response::new(pb::CreateMatchResponse {
-            r#match: Some(created.to_proto()),
-        }))
+        edge(async move {
+            let client = client_of(&request);
+            self.creations.take(&client, Instant::now())?;
+            let request = request.into_inner();
+            if request.variant_id.is_empty() {
+                return Err(ServiceError::InvalidArgument(
+                    "`variant_id` is missing; ListVariants shows the ids".to_owned(),
+                )
+                .at("variant_id"));
+            }
+            let hosting = Hosting::from_proto(
+                request.time_control.as_ref(),
+                request.timeout_policy.as_ref(),
+                request.abandon_after.as_ref(),
+            )?;
+            let options = request
+                .options
+                .iter()
+                .map(|(name, value)| {
+                    let value = option_from_proto(name, value)
+                        .map_err(|e| ServiceError::from(e).at(format!("options.{name}")))?;
+                    Ok((name.clone(), value))
+                })
+                .collect::<Result<_, ServiceError>>()?;
+            let created = self
+                .registry
+                .create(NewMatch {
+                    variant_id: request.variant_id,
+                    options,
+                    seed: request.seed,
+                    start_position: request.start_position,
+                    hosting,
+                    creator: Some(client),
+                })
+                .await?;
+            tracing::Span::current().record("match_id", created.setup.match_id.as_str());
+            Ok(Response::new(pb::CreateMatchResponse {
+                r#match: Some(created.to_proto()),
+            }))
+        })
+        .await
     }
 
     #[tracing::instrument(name = "rpc", skip_all, fields(method = "GetMatch", match_id = %excerpt(&request.get_ref().match_id, LOGGED_ID)))]
@@ -358,19 +384,22 @@ impl pb::match_service_server::MatchService for MatchApi {
         &self,
         request: Request<pb::GetMatchRequest>,
     ) -> Result<Response<pb::GetMatchResponse>, Status> {
-        let token = bearer_token(request.metadata())?;
-        let (summary, view) = self
-            .call_match(
-                client_of(&request),
-                &token,
-                ("match_id", &request.get_ref().match_id),
-                |handle, token| async move { handle.snapshot(token).await },
-            )
-            .await?;
-        Ok(Response::new(pb::GetMatchResponse {
-            r#match: Some(summary.to_proto()),
-            view: Some(view),
-        }))
+        edge(async move {
+            let token = bearer_token(request.metadata())?;
+            let (summary, view) = self
+                .call_match(
+                    client_of(&request),
+                    &token,
+                    ("match_id", &request.get_ref().match_id),
+                    |handle, token| async move { handle.snapshot(token).await },
+                )
+                .await?;
+            Ok(Response::new(pb::GetMatchResponse {
+                r#match: Some(summary.to_proto()),
+                view: Some(view),
+            }))
+        })
+        .await
     }
 
     #[tracing::instrument(name = "rpc", skip_all, fields(method = "ListMatches"))]
@@ -378,34 +407,36 @@ impl pb::match_service_server::MatchService for MatchApi {
         &self,
         request: Request<pb::ListMatchesRequest>,
     ) -> Result<Response<pb::ListMatchesResponse>, Status> {
-        let request = request.into_inner();
-        let size = paging::page_size(request.page_size)?;
-        let status = match pb::MatchStatus::try_from(request.status) {
-            Ok(status) => MatchStatus::from_proto(status),
-            Err(_) => {
-                return Err(ServiceError::InvalidArgument(format!(
-                    "status {} is not a MatchStatus",
-                    request.status
-                ))
-                .at("status")
-                .into());
-            }
-        };
-        let filter = MatchFilter {
-            variant_id: request.variant_id,
-            status,
-            player_name: request.player_name,
-        };
-        let scope = list_scope(&filter);
-        let position = paging::decode(&scope, &request.page_token)?;
-        let page = self.registry.list(&filter, position, size).await?;
-        Ok(Response::new(pb::ListMatchesResponse {
-            matches: page.matches.iter().map(MatchSummary::to_proto).collect(),
-            next_page_token: page
-                .next_position
-                .map(|p| paging::encode(&scope, p))
-                .unwrap_or_default(),
-        }))
+        edge(async move {
+            let request = request.into_inner();
+            let size = paging::page_size(request.page_size)?;
+            let status = match pb::MatchStatus::try_from(request.status) {
+                Ok(status) => MatchStatus::from_proto(status),
+                Err(_) => {
+                    return Err(ServiceError::InvalidArgument(format!(
+                        "status {} is not a MatchStatus",
+                        request.status
+                    ))
+                    .at("status"));
+                }
+            };
+            let filter = MatchFilter {
+                variant_id: request.variant_id,
+                status,
+                player_name: request.player_name,
+            };
+            let scope = list_scope(&filter);
+            let position = paging::decode(&scope, &request.page_token)?;
+            let page = self.registry.list(&filter, position, size).await?;
+            Ok(Response::new(pb::ListMatchesResponse {
+                matches: page.matches.iter().map(MatchSummary::to_proto).collect(),
+                next_page_token: page
+                    .next_position
+                    .map(|p| paging::encode(&scope, p))
+                    .unwrap_or_default(),
+            }))
+        })
+        .await
     }
 
     #[tracing::instrument(name = "rpc", skip_all, fields(method = "JoinMatch", match_id = %excerpt(&request.get_ref().match_id, LOGGED_ID)))]
@@ -413,23 +444,26 @@ impl pb::match_service_server::MatchService for MatchApi {
         &self,
         request: Request<pb::JoinMatchRequest>,
     ) -> Result<Response<pb::JoinMatchResponse>, Status> {
-        let request = request.into_inner();
-        let id = match_id("match_id", &request.match_id)?;
-        player_name(&request.player_name)?;
-        let seat = Some(request.seat).filter(|s| !s.is_empty());
-        let joined = self
-            .registry
-            .call(id, |handle| {
-                let (seat, name) = (seat.clone(), request.player_name.clone());
-                async move { handle.join(seat, name).await }
-            })
-            .await
-            .map_err(|error| error.at("seat"))?;
-        Ok(Response::new(pb::JoinMatchResponse {
-            seat: joined.seat_name.to_owned(),
-            seat_token: joined.seat_token,
-            r#match: Some(joined.summary.to_proto()),
-        }))
+        edge(async move {
+            let request = request.into_inner();
+            let id = match_id("match_id", &request.match_id)?;
+            player_name(&request.player_name)?;
+            let seat = Some(request.seat).filter(|s| !s.is_empty());
+            let joined = self
+                .registry
+                .call(id, |handle| {
+                    let (seat, name) = (seat.clone(), request.player_name.clone());
+                    async move { handle.join(seat, name).await }
+                })
+                .await
+                .map_err(|error| error.at("seat"))?;
+            Ok(Response::new(pb::JoinMatchResponse {
+                seat: joined.seat_name.to_owned(),
+                seat_token: joined.seat_token,
+                r#match: Some(joined.summary.to_proto()),
+            }))
+        })
+        .await
     }
 
     #[tracing::instrument(name = "rpc", skip_all, fields(method = "GetLegalActions", match_id = %excerpt(&request.get_ref().match_id, LOGGED_ID)))]
@@ -437,17 +471,20 @@ impl pb::match_service_server::MatchService for MatchApi {
         &self,
         request: Request<pb::GetLegalActionsRequest>,
     ) -> Result<Response<pb::GetLegalActionsResponse>, Status> {
-        let token = bearer_token(request.metadata())?;
-        let detail = action_detail("detail", request.get_ref().detail)?;
-        let legal = self
-            .call_match(
-                client_of(&request),
-                &token,
-                ("match_id", &request.get_ref().match_id),
-                |handle, token| async move { handle.legal_actions(token, detail).await },
-            )
-            .await?;
-        Ok(Response::new(legal))
+        edge(async move {
+            let token = bearer_token(request.metadata())?;
+            let detail = action_detail("detail", request.get_ref().detail)?;
+            let legal = self
+                .call_match(
+                    client_of(&request),
+                    &token,
+                    ("match_id", &request.get_ref().match_id),
+                    |handle, token| async move { handle.legal_actions(token, detail).await },
+                )
+                .await?;
+            Ok(Response::new(legal))
+        })
+        .await
     }
 
     #[tracing::instrument(name = "rpc", skip_all, fields(method = "SubmitAction", match_id = %excerpt(&request.get_ref().match_id, LOGGED_ID)))]
@@ -455,51 +492,54 @@ impl pb::match_service_server::MatchService for MatchApi {
         &self,
         request: Request<pb::SubmitActionRequest>,
     ) -> Result<Response<pb::SubmitActionResponse>, Status> {
-        let token = self.acting_token(request.metadata())?;
-        let client = client_of(&request);
-        let request = request.into_inner();
-        let submitted = self
-            .with_token(client, &token, async {
-                let id = match_id("match_id", &request.match_id)?;
-                let choice = chosen(
-                    "",
-                    request.choice.map(|choice| match choice {
-                        pb::submit_action_request::Choice::Index(index) => {
-                            ActionChoice::Index(index)
-                        }
-                        pb::submit_action_request::Choice::Action(action) => {
-                            ActionChoice::Typed(action)
-                        }
-                        pb::submit_action_request::Choice::Notation(text) => {
-                            ActionChoice::Notation(text)
-                        }
-                    }),
-                )?;
-                let field = choice_field("", &choice);
-                let submission = Submission {
-                    expected_version: request.expected_version,
-                    client_action_id: request.client_action_id,
-                    choice,
-                };
-                self.registry
-                    .call(id, |handle| {
-                        let (token, submission) = (token.clone(), submission.clone());
-                        async move { handle.submit(token, submission).await }
-                    })
-                    .await
-                    .map_err(|error| error.at(field))
-            })
-            .await?;
-        let viewer = pitchmate_rules::Viewer::Seat(submitted.seat);
-        Ok(Response::new(pb::SubmitActionResponse {
-            version: submitted.version,
-            events: submitted
-                .events
-                .iter()
-                .filter_map(|e| e.view_for(viewer))
-                .collect(),
-            duplicate: submitted.duplicate,
-        }))
+        edge(async move {
+            let token = self.acting_token(request.metadata())?;
+            let client = client_of(&request);
+            let request = request.into_inner();
+            let submitted = self
+                .with_token(client, &token, async {
+                    let id = match_id("match_id", &request.match_id)?;
+                    let choice = chosen(
+                        "",
+                        request.choice.map(|choice| match choice {
+                            pb::submit_action_request::Choice::Index(index) => {
+                                ActionChoice::Index(index)
+                            }
+                            pb::submit_action_request::Choice::Action(action) => {
+                                ActionChoice::Typed(action)
+                            }
+                            pb::submit_action_request::Choice::Notation(text) => {
+                                ActionChoice::Notation(text)
+                            }
+                        }),
+                    )?;
+                    let field = choice_field("", &choice);
+                    let submission = Submission {
+                        expected_version: request.expected_version,
+                        client_action_id: request.client_action_id,
+                        choice,
+                    };
+                    self.registry
+                        .call(id, |handle| {
+                            let (token, submission) = (token.clone(), submission.clone());
+                            async move { handle.submit(token, submission).await }
+                        })
+                        .await
+                        .map_err(|error| error.at(field))
+                })
+                .await?;
+            let viewer = pitchmate_rules::Viewer::Seat(submitted.seat);
+            Ok(Response::new(pb::SubmitActionResponse {
+                version: submitted.version,
+                events: submitted
+                    .events
+                    .iter()
+                    .filter_map(|e| e.view_for(viewer))
+                    .collect(),
+                duplicate: submitted.duplicate,
+            }))
+        })
+        .await
     }
 
     #[tracing::instrument(name = "rpc", skip_all, fields(method = "Resign", match_id = %excerpt(&request.get_ref().match_id, LOGGED_ID)))]
@@ -507,12 +547,15 @@ impl pb::match_service_server::MatchService for MatchApi {
         &self,
         request: Request<pb::ResignRequest>,
     ) -> Result<Response<pb::ResignResponse>, Status> {
-        let summary = self
-            .seat_call(&request, &request.get_ref().match_id, SeatCall::Resign)
-            .await?;
-        Ok(Response::new(pb::ResignResponse {
-            r#match: Some(summary),
-        }))
+        edge(async move {
+            let summary = self
+                .seat_call(&request, &request.get_ref().match_id, SeatCall::Resign)
+                .await?;
+            Ok(Response::new(pb::ResignResponse {
+                r#match: Some(summary),
+            }))
+        })
+        .await
     }
 
     #[tracing::instrument(name = "rpc", skip_all, fields(method = "OfferDraw", match_id = %excerpt(&request.get_ref().match_id, LOGGED_ID)))]
@@ -520,12 +563,15 @@ impl pb::match_service_server::MatchService for MatchApi {
         &self,
         request: Request<pb::OfferDrawRequest>,
     ) -> Result<Response<pb::OfferDrawResponse>, Status> {
-        let summary = self
-            .seat_call(&request, &request.get_ref().match_id, SeatCall::OfferDraw)
-            .await?;
-        Ok(Response::new(pb::OfferDrawResponse {
-            r#match: Some(summary),
-        }))
+        edge(async move {
+            let summary = self
+                .seat_call(&request, &request.get_ref().match_id, SeatCall::OfferDraw)
+                .await?;
+            Ok(Response::new(pb::OfferDrawResponse {
+                r#match: Some(summary),
+            }))
+        })
+        .await
     }
 
     #[tracing::instrument(name = "rpc", skip_all, fields(method = "AcceptDraw", match_id = %excerpt(&request.get_ref().match_id, LOGGED_ID)))]
@@ -533,12 +579,15 @@ impl pb::match_service_server::MatchService for MatchApi {
         &self,
         request: Request<pb::AcceptDrawRequest>,
     ) -> Result<Response<pb::AcceptDrawResponse>, Status> {
-        let summary = self
-            .seat_call(&request, &request.get_ref().match_id, SeatCall::AcceptDraw)
-            .await?;
-        Ok(Response::new(pb::AcceptDrawResponse {
-            r#match: Some(summary),
-        }))
+        edge(async move {
+            let summary = self
+                .seat_call(&request, &request.get_ref().match_id, SeatCall::AcceptDraw)
+                .await?;
+            Ok(Response::new(pb::AcceptDrawResponse {
+                r#match: Some(summary),
+            }))
+        })
+        .await
     }
 
     #[tracing::instrument(name = "rpc", skip_all, fields(method = "AbortMatch", match_id = %excerpt(&request.get_ref().match_id, LOGGED_ID)))]
@@ -546,12 +595,15 @@ impl pb::match_service_server::MatchService for MatchApi {
         &self,
         request: Request<pb::AbortMatchRequest>,
     ) -> Result<Response<pb::AbortMatchResponse>, Status> {
-        let summary = self
-            .seat_call(&request, &request.get_ref().match_id, SeatCall::Abort)
-            .await?;
-        Ok(Response::new(pb::AbortMatchResponse {
-            r#match: Some(summary),
-        }))
+        edge(async move {
+            let summary = self
+                .seat_call(&request, &request.get_ref().match_id, SeatCall::Abort)
+                .await?;
+            Ok(Response::new(pb::AbortMatchResponse {
+                r#match: Some(summary),
+            }))
+        })
+        .await
     }
 
     #[tracing::instrument(name = "rpc", skip_all, fields(method = "ClaimVictory", match_id = %excerpt(&request.get_ref().match_id, LOGGED_ID)))]
@@ -559,16 +611,19 @@ impl pb::match_service_server::MatchService for MatchApi {
         &self,
         request: Request<pb::ClaimVictoryRequest>,
     ) -> Result<Response<pb::ClaimVictoryResponse>, Status> {
-        let summary = self
-            .seat_call(
-                &request,
-                &request.get_ref().match_id,
-                SeatCall::ClaimVictory,
-            )
-            .await?;
-        Ok(Response::new(pb::ClaimVictoryResponse {
-            r#match: Some(summary),
-        }))
+        edge(async move {
+            let summary = self
+                .seat_call(
+                    &request,
+                    &request.get_ref().match_id,
+                    SeatCall::ClaimVictory,
+                )
+                .await?;
+            Ok(Response::new(pb::ClaimVictoryResponse {
+                r#match: Some(summary),
+            }))
+        })
+        .await
     }
 
     #[tracing::instrument(name = "rpc", skip_all, fields(method = "GetReplay", match_id = %excerpt(&request.get_ref().match_id, LOGGED_ID)))]
@@ -576,11 +631,14 @@ impl pb::match_service_server::MatchService for MatchApi {
         &self,
         request: Request<pb::GetReplayRequest>,
     ) -> Result<Response<pb::GetReplayResponse>, Status> {
-        let replay = self
-            .registry
-            .replay(match_id("match_id", &request.get_ref().match_id)?)
-            .await?;
-        Ok(Response::new(replay))
+        edge(async move {
+            let replay = self
+                .registry
+                .replay(match_id("match_id", &request.get_ref().match_id)?)
+                .await?;
+            Ok(Response::new(replay))
+        })
+        .await
     }
 
     type ExportReplayStream =
@@ -591,162 +649,178 @@ impl pb::match_service_server::MatchService for MatchApi {
         &self,
         request: Request<pb::ExportReplayRequest>,
     ) -> Result<Response<Self::ExportReplayStream>, Status> {
-        let replay = self
-            .registry
-            .replay(match_id("match_id", &request.get_ref().match_id)?)
-            .await?;
-        let lines: Vec<_> = pitchmate_games::ndjson::to_ndjson(&replay)
-            .into_iter()
-            .map(|line| Ok(pb::ExportReplayResponse { line }))
-            .collect();
-        Ok(Response::new(tokio_stream::iter(lines)))
+        edge(async move {
+            let replay = self
+                .registry
+                .replay(match_id("match_id", &request.get_ref().match_id)?)
+                .await?;
+            let lines: Vec<_> = pitchmate_games::ndjson::to_ndjson(&replay)
+                .into_iter()
+                .map(|line| Ok(pb::ExportReplayResponse { line }))
+                .collect();
+            Ok(Response::new(tokio_stream::iter(lines)))
+        })
+        .await
     }
 
-    type StreamMatchEventsStream = EventStream<Status>;
+    type StreamMatchEventsStream = EdgeStream<pb::StreamMatchEventsResponse>;
 
     #[tracing::instrument(name = "rpc", skip_all, fields(method = "StreamMatchEvents", match_id = %excerpt(&request.get_ref().match_id, LOGGED_ID)))]
     async fn stream_match_events(
         &self,
         request: Request<pb::StreamMatchEventsRequest>,
     ) -> Result<Response<Self::StreamMatchEventsStream>, Status> {
-        let token = bearer_token(request.metadata())?;
-        let client = client_of(&request);
-        let request = request.into_inner();
-        let prompt_detail = action_detail("prompt_detail", request.prompt_detail)?;
-        if token.is_none() && request.include_legal_actions {
-            return Err(ServiceError::Unauthenticated(
-                "include_legal_actions prompts a seat: send the seat token JoinMatch returned as \
-                 `authorization: Bearer <token>`, or leave it unset to watch"
-                    .to_owned(),
-            )
-            .into());
-        }
-        let (handle, subscription) = self
-            .subscribe(
-                client,
-                token,
-                ("match_id", &request.match_id),
-                ("after_seq", request.after_seq),
-            )
-            .await?;
-        let slot = self.stream_slot(&request.match_id, &subscription)?;
-        Ok(Response::new(watch_events(
-            handle,
-            subscription,
-            self.stream_start(),
-            request.include_legal_actions.then_some(prompt_detail),
-            slot,
-        )))
+        edge(async move {
+            let token = bearer_token(request.metadata())?;
+            let client = client_of(&request);
+            let request = request.into_inner();
+            let prompt_detail = action_detail("prompt_detail", request.prompt_detail)?;
+            if token.is_none() && request.include_legal_actions {
+                return Err(ServiceError::Unauthenticated(
+                    "include_legal_actions prompts a seat: send the seat token JoinMatch returned as \
+                     `authorization: Bearer <token>`, or leave it unset to watch"
+                        .to_owned(),
+                ));
+            }
+            let (handle, subscription) = self
+                .subscribe(
+                    client,
+                    token,
+                    ("match_id", &request.match_id),
+                    ("after_seq", request.after_seq),
+                )
+                .await?;
+            let slot = self.stream_slot(&request.match_id, &subscription)?;
+            let events = watch_events::<ServiceError>(
+                handle,
+                subscription,
+                self.stream_start(),
+                request.include_legal_actions.then_some(prompt_detail),
+                slot,
+            );
+            Ok(Response::new(Box::pin(
+                events.map(|item| item.map_err(to_status)),
+            ) as Self::StreamMatchEventsStream))
+        })
+        .await
     }
 
-    type StreamLifecycleStream = std::pin::Pin<
-        Box<dyn tokio_stream::Stream<Item = Result<pb::StreamLifecycleResponse, Status>> + Send>,
-    >;
+    type StreamLifecycleStream = EdgeStream<pb::StreamLifecycleResponse>;
 
     #[tracing::instrument(name = "rpc", skip_all, fields(method = "StreamLifecycle"))]
     async fn stream_lifecycle(
         &self,
         request: Request<pb::StreamLifecycleRequest>,
     ) -> Result<Response<Self::StreamLifecycleStream>, Status> {
-        let request = request.into_inner();
-        if !request.variant_id.is_empty() {
-            self.registry
-                .games()
-                .info(&request.variant_id)
-                .map_err(ServiceError::from)?;
-        }
-        let store = self.registry.store().clone();
-        let newest = store.last_position();
-        if request.after_position > newest {
-            return Err(ServiceError::InvalidArgument(format!(
-                "after_position {} is beyond the newest entry of this server's feed, {newest}; \
-                 use 0 for the whole feed or a position this server sent",
-                request.after_position
-            ))
-            .at("after_position")
-            .into());
-        }
-        let filter = FeedFilter {
-            variant_id: request.variant_id,
-            player_name: request.player_name,
-        };
-        let feed = follow(
-            store,
-            request.after_position,
-            filter,
-            self.heartbeat,
-            self.stopping.clone(),
-        );
-        Ok(Response::new(Box::pin(feed.map(|item| {
-            item.map(super::lifecycle::item_to_proto)
-                .map_err(Status::from)
-        }))))
+        edge(async move {
+            let request = request.into_inner();
+            if !request.variant_id.is_empty() {
+                self.registry
+                    .games()
+                    .info(&request.variant_id)
+                    .map_err(ServiceError::from)?;
+            }
+            let store = self.registry.store().clone();
+            let newest = store.last_position();
+            if request.after_position > newest {
+                return Err(ServiceError::InvalidArgument(format!(
+                    "after_position {} is beyond the newest entry of this server's feed, {newest}; \
+                     use 0 for the whole feed or a position this server sent",
+                    request.after_position
+                ))
+                .at("after_position"));
+            }
+            let filter = FeedFilter {
+                variant_id: request.variant_id,
+                player_name: request.player_name,
+            };
+            let feed = follow(
+                store,
+                request.after_position,
+                filter,
+                self.heartbeat,
+                self.stopping.clone(),
+            );
+            Ok(Response::new(Box::pin(
+                feed.map(|item| item.map(super::lifecycle::item_to_proto).map_err(to_status)),
+            ) as Self::StreamLifecycleStream))
+        })
+        .await
     }
 
-    type PlayStream = PlayStream<Status>;
+    type PlayStream = EdgeStream<pb::PlayResponse>;
 
     #[tracing::instrument(name = "rpc", skip_all, fields(method = "Play", match_id))]
     async fn play(
         &self,
         request: Request<Streaming<pb::PlayRequest>>,
     ) -> Result<Response<Self::PlayStream>, Status> {
-        let token = bearer_token(request.metadata())?;
+        let token = bearer_token(request.metadata()).map_err(to_status)?;
         let client = client_of(&request);
         let mut inbound = request.into_inner();
-        let open = match inbound.message().await? {
-            Some(pb::PlayRequest {
-                kind: Some(pb::play_request::Kind::Open(open)),
-            }) => open,
-            Some(_) => {
-                return Err(ServiceError::InvalidArgument(
-                    "the first message of a Play stream must be `open`, naming the match"
+        // The client's own request stream failing ends the call with its status as it is.
+        let first = inbound.message().await?;
+        edge(async move {
+            let open = match first {
+                Some(pb::PlayRequest {
+                    kind: Some(pb::play_request::Kind::Open(open)),
+                }) => open,
+                Some(_) => {
+                    return Err(ServiceError::InvalidArgument(
+                        "the first message of a Play stream must be `open`, naming the match"
+                            .to_owned(),
+                    )
+                    .at("open"));
+                }
+                None => {
+                    return Err(ServiceError::InvalidArgument(
+                        "the Play stream closed before `open`".to_owned(),
+                    )
+                    .at("open"));
+                }
+            };
+            tracing::Span::current()
+                .record("match_id", excerpt(&open.match_id, LOGGED_ID).as_ref());
+            let Some(token) = token else {
+                return Err(ServiceError::Unauthenticated(
+                    "Play acts for a seat: send the seat token JoinMatch returned as \
+                     `authorization: Bearer <token>` (StreamMatchEvents watches without one)"
                         .to_owned(),
+                ));
+            };
+            let prompt_detail = action_detail("prompt_detail", open.prompt_detail)?;
+            let (handle, subscription) = self
+                .subscribe(
+                    client,
+                    Some(token.clone()),
+                    ("open.match_id", &open.match_id),
+                    ("open.after_seq", open.after_seq),
                 )
-                .at("open")
-                .into());
-            }
-            None => {
-                return Err(ServiceError::InvalidArgument(
-                    "the Play stream closed before `open`".to_owned(),
-                )
-                .at("open")
-                .into());
-            }
-        };
-        tracing::Span::current().record("match_id", excerpt(&open.match_id, LOGGED_ID).as_ref());
-        let Some(token) = token else {
-            return Err(ServiceError::Unauthenticated(
-                "Play acts for a seat: send the seat token JoinMatch returned as \
-                 `authorization: Bearer <token>` (StreamMatchEvents watches without one)"
-                    .to_owned(),
-            )
-            .into());
-        };
-        let prompt_detail = action_detail("prompt_detail", open.prompt_detail)?;
-        let (handle, subscription) = self
-            .subscribe(
-                client,
-                Some(token.clone()),
-                ("open.match_id", &open.match_id),
-                ("open.after_seq", open.after_seq),
-            )
-            .await?;
-        let slot = self.stream_slot(&open.match_id, &subscription)?;
-        let action_rate = Arc::clone(&self.action_rate);
-        let acting_token = token.clone();
-        let actions =
-            inbound.map(move |request| player_action(request?, &action_rate, &acting_token));
-        let player = Player {
-            token,
-            actions: Box::pin(actions),
-        };
-        Ok(Response::new(play(
-            handle,
-            subscription,
-            self.stream_start(),
-            prompt_detail,
-            player,
-            slot,
-        )))
+                .await?;
+            let slot = self.stream_slot(&open.match_id, &subscription)?;
+            let action_rate = Arc::clone(&self.action_rate);
+            let acting_token = token.clone();
+            let actions = inbound.map(move |request| {
+                let request = request.map_err(PlayFailure::Inbound)?;
+                player_action(request, &action_rate, &acting_token)
+            });
+            let player = Player {
+                token,
+                actions: Box::pin(actions),
+            };
+            let stream = play(
+                handle,
+                subscription,
+                self.stream_start(),
+                prompt_detail,
+                player,
+                slot,
+            );
+            Ok(Response::new(
+                Box::pin(stream.map(|item| item.map_err(PlayFailure::into_status)))
+                    as Self::PlayStream,
+            ))
+        })
+        .await
     }
 }

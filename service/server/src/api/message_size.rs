@@ -16,7 +16,7 @@ use tonic::codegen::http::{HeaderMap, Request, Response};
 use tonic::codegen::{BoxFuture, Service};
 use tonic::{Code, Status};
 
-use crate::error::ServiceError;
+use crate::error::{ServiceError, to_status};
 
 /// Wraps the whole router: `Server::builder().layer(tower::layer::layer_fn(MessageSize::new))`.
 #[derive(Clone, Debug)]
@@ -101,7 +101,7 @@ fn rewrite(headers: &mut HeaderMap) {
     for name in ["grpc-status", "grpc-message", "grpc-status-details-bin"] {
         headers.remove(name);
     }
-    if let Err(unencodable) = Status::from(error).add_header(headers) {
+    if let Err(unencodable) = to_status(error).add_header(headers) {
         tracing::error!(%unencodable, "cannot encode a message size refusal");
         let _ = status.add_header(headers);
     }

@@ -20,9 +20,17 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use pitchmate_proto::v1 as pb;
 use tonic::metadata::MetadataMap;
 
-use crate::error::ServiceError;
+use crate::error::{ServiceError, to_status};
 
 /// The bearer token of a call, `None` when it carries no `authorization` header.
+/// A call answered at the edge: the handler speaks the hosting's errors, and each leaves as
+/// the `Status` it maps to.
+async fn edge<T>(
+    answer: impl Future<Output = Result<T, ServiceError>>,
+) -> Result<T, tonic::Status> {
+    answer.await.map_err(to_status)
+}
+
 fn bearer_token(metadata: &MetadataMap) -> Result<Option<String>, ServiceError> {
     let Some(value) = metadata.get("authorization") else {
         return Ok(None);

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use pitchmate_proto::v1 as pb;
 use tonic::{Request, Response, Status};
 
-use super::paging;
+use super::{edge, paging};
 use crate::games::variant_to_proto;
 use crate::hosting::MatchRegistry;
 
@@ -28,27 +28,30 @@ impl pb::variant_service_server::VariantService for VariantApi {
         &self,
         request: Request<pb::ListVariantsRequest>,
     ) -> Result<Response<pb::ListVariantsResponse>, Status> {
-        let request = request.into_inner();
-        let size = paging::page_size(request.page_size)?;
-        let start = paging::decode(SCOPE, &request.page_token)?.unwrap_or(0);
-        let start = usize::try_from(start).unwrap_or(usize::MAX);
-        let games = self.registry.games();
-        let total = games.variants().len();
-        let variants: Vec<pb::Variant> = games
-            .variants()
-            .skip(start)
-            .take(size)
-            .map(variant_to_proto)
-            .collect();
-        let end = start.saturating_add(variants.len());
-        let next_page_token = if end < total {
-            paging::encode(SCOPE, end as u64)
-        } else {
-            String::new()
-        };
-        Ok(Response::new(pb::ListVariantsResponse {
-            variants,
-            next_page_token,
-        }))
+        edge(async move {
+            let request = request.into_inner();
+            let size = paging::page_size(request.page_size)?;
+            let start = paging::decode(SCOPE, &request.page_token)?.unwrap_or(0);
+            let start = usize::try_from(start).unwrap_or(usize::MAX);
+            let games = self.registry.games();
+            let total = games.variants().len();
+            let variants: Vec<pb::Variant> = games
+                .variants()
+                .skip(start)
+                .take(size)
+                .map(variant_to_proto)
+                .collect();
+            let end = start.saturating_add(variants.len());
+            let next_page_token = if end < total {
+                paging::encode(SCOPE, end as u64)
+            } else {
+                String::new()
+            };
+            Ok(Response::new(pb::ListVariantsResponse {
+                variants,
+                next_page_token,
+            }))
+        })
+        .await
     }
 }

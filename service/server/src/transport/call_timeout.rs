@@ -14,12 +14,11 @@ use std::convert::Infallible;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use tonic::Status;
 use tonic::body::Body;
 use tonic::codegen::http::{HeaderMap, Request, Response};
 use tonic::codegen::{BoxFuture, Service};
 
-use crate::error::ServiceError;
+use crate::error::{ServiceError, to_status};
 
 #[derive(Clone, Debug)]
 pub struct CallTimeout<S> {
@@ -64,7 +63,7 @@ where
                         by_client,
                         "call cut: no response within the call timeout"
                     );
-                    Ok(Status::from(ServiceError::CallTimeout { limit, by_client }).into_http())
+                    Ok(to_status(ServiceError::CallTimeout { limit, by_client }).into_http())
                 }
             }
         })
@@ -150,7 +149,7 @@ mod tests {
     fn a_timed_out_call_says_so_with_the_limit() {
         use tonic::Code;
         use tonic_types::StatusExt;
-        let status = Status::from(ServiceError::CallTimeout {
+        let status = to_status(ServiceError::CallTimeout {
             limit: Duration::from_secs(30),
             by_client: false,
         });
@@ -160,7 +159,7 @@ mod tests {
         assert_eq!(info.reason, "CALL_TIMEOUT");
         assert_eq!(info.domain, crate::error::ERROR_DOMAIN);
         assert_eq!(info.metadata["timeout_ms"], "30000");
-        let by_client = Status::from(ServiceError::CallTimeout {
+        let by_client = to_status(ServiceError::CallTimeout {
             limit: Duration::from_millis(250),
             by_client: true,
         });

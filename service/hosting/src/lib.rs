@@ -1,18 +1,23 @@
-//! Match hosting: a referee per match ([`referee`]) inside its actor ([`actor`]), its event
-//! log ([`log`]), seat tokens ([`token`]), its secret seed ([`chance`]), event streams
-//! ([`stream`]), the translation to stored rows ([`durable`]), counted places ([`slots`]) and
-//! the registry that finds matches by id.
+//! Match hosting, the match core of the Pitchmate server: a referee per match ([`referee`])
+//! inside its actor ([`actor`]), its event log ([`log`]), seat tokens ([`token`]), its secret
+//! seed ([`chance`]), event streams ([`stream`]), the translation to stored rows
+//! ([`durable`]), counted places ([`slots`]), the lifecycle feed ([`feed`]), every way a call
+//! can fail ([`error`]) and the registry that finds matches by id.
+//!
+//! It knows nothing of gRPC's transport: the server's API turns requests into its calls and
+//! its answers and errors into responses and `tonic::Status`es.
 //!
 //! A match is in memory while its actor hosts it, and only then: listings read the store. An
 //! actor that stops by itself (its commit failed, it expired, or nobody used it for a while)
-//! retires: the registry forgets it and rebuilds it from the store on the next call. Unfinished matches whose store failed are
-//! rebuilt as soon as the store writes again, so their clocks and expiry go on without anyone
-//! calling.
+//! retires: the registry forgets it and rebuilds it from the store on the next call. Unfinished
+//! matches whose store failed are rebuilt as soon as the store writes again, so their clocks
+//! and expiry go on without anyone calling.
 
 pub mod actor;
 pub mod chance;
 pub mod clock;
 pub mod durable;
+pub mod error;
 pub mod event;
 pub mod feed;
 pub mod lifecycle;
@@ -43,8 +48,8 @@ pub use chance::MatchChance;
 pub use referee::{MatchSetup, SeatCall, Submission};
 
 use crate::error::ServiceError;
-use crate::games::{GameRegistry, HostedGame};
-use crate::store::{Listing, Store, StoreError, StoreHealth, StoredMatch};
+use pitchmate_games::{GameRegistry, HostedGame};
+use pitchmate_store::{Listing, Store, StoreError, StoreHealth, StoredMatch};
 use slots::{Slot, Slots};
 use status::MatchStatus;
 use summary::{MatchSummary, replay_header};

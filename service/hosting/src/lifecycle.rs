@@ -11,7 +11,7 @@ use std::time::SystemTime;
 use prost::Message;
 
 use super::chance::SeedSource;
-use crate::store::LifecycleRow;
+use pitchmate_store::LifecycleRow;
 
 /// Why a match ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -7,10 +7,10 @@ use pitchmate_rules::{Seat, Turn};
 use prost::Message;
 
 use super::{Undecodable, undecodable};
-use crate::hosting::event::MatchEnd;
-use crate::hosting::lifecycle::EndReason;
-use crate::hosting::status::MatchStatus;
-use crate::hosting::summary::{MatchProgress, SeatProgress};
+use crate::event::MatchEnd;
+use crate::lifecycle::EndReason;
+use crate::status::MatchStatus;
+use crate::summary::{MatchProgress, SeatProgress};
 
 const OWN_FORMAT: [u8; 2] = [0, 6];
 
@@ -116,10 +116,10 @@ mod tests {
     use std::time::SystemTime;
 
     use super::*;
-    use crate::hosting::chance::MatchChance;
-    use crate::hosting::clock::Hosting;
-    use crate::hosting::setup::MatchSetup;
-    use crate::hosting::summary::MatchSummary;
+    use crate::chance::MatchChance;
+    use crate::clock::Hosting;
+    use crate::setup::MatchSetup;
+    use crate::summary::MatchSummary;
 
     fn progress(status: MatchStatus, result: Option<MatchEnd>) -> MatchProgress {
         MatchProgress {

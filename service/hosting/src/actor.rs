@@ -39,8 +39,8 @@ use super::status::MatchStatus;
 use super::summary::MatchSummary;
 use super::token::SeatToken;
 use crate::error::ServiceError;
-use crate::games::HostedGame;
-use crate::store::{AnswerRow, Append, MatchRow, StatusChange, Store, StoreError, StoredMatch};
+use pitchmate_games::HostedGame;
+use pitchmate_store::{AnswerRow, Append, MatchRow, StatusChange, Store, StoreError, StoredMatch};
 
 /// A watcher's start: the events it missed and the live feed, taken together so nothing falls
 /// between them.
@@ -999,11 +999,11 @@ mod tests {
     use prost::Message;
 
     use super::*;
-    use crate::games::{ActionChoice, GameRegistry};
-    use crate::hosting::chance::MatchChance;
-    use crate::hosting::clock::Hosting;
-    use crate::hosting::token::TokenHash;
-    use crate::store::scratch::scratch_store;
+    use crate::chance::MatchChance;
+    use crate::clock::Hosting;
+    use crate::token::TokenHash;
+    use pitchmate_games::{ActionChoice, GameRegistry};
+    use pitchmate_store::scratch::scratch_store;
 
     const LIMITS: ActorLimits = ActorLimits {
         commands: 8,
@@ -1278,7 +1278,7 @@ mod tests {
         let mut stored_hashes: Vec<Vec<u8>> = stored
             .inputs
             .iter()
-            .filter(|i| i.kind == crate::store::InputKind::Joined)
+            .filter(|i| i.kind == pitchmate_store::InputKind::Joined)
             .map(|i| i.token_hash.clone())
             .collect();
         let mut token_hashes: Vec<Vec<u8>> = tokens

@@ -16,7 +16,7 @@ use super::log::KeptEvent;
 use super::referee::{Input, MatchSetup, Referee, SeatCall, Submission};
 use super::token::SeatToken;
 use crate::error::ServiceError;
-use crate::games::{ActionChoice, GameRegistry, HostedGame};
+use pitchmate_games::{ActionChoice, GameRegistry, HostedGame};
 
 const SECOND: Duration = Duration::from_secs(1);
 

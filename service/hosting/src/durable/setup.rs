@@ -13,9 +13,9 @@ use pitchmate_rules::{OptionValue, Seed};
 use prost::Message;
 
 use super::{Undecodable, undecodable};
-use crate::hosting::chance::{MatchChance, SeedSource};
-use crate::hosting::clock::{Hosting, TimeControl, TimeoutPolicy};
-use crate::hosting::setup::MatchSetup;
+use crate::chance::{MatchChance, SeedSource};
+use crate::clock::{Hosting, TimeControl, TimeoutPolicy};
+use crate::setup::MatchSetup;
 
 #[derive(Clone, PartialEq, prost::Message)]
 struct StoredSetup {
@@ -286,7 +286,7 @@ mod tests {
     use pitchmate_proto::v1 as pb;
 
     use super::*;
-    use crate::hosting::summary::replay_header;
+    use crate::summary::replay_header;
 
     #[test]
     fn a_setup_reads_back_as_it_was_stored() {
@@ -304,13 +304,11 @@ mod tests {
             start_position: Some("pos".into()),
             create_time: time,
             hosting: Hosting {
-                time_control: crate::hosting::clock::TimeControl::Fischer {
+                time_control: crate::clock::TimeControl::Fischer {
                     base: Duration::from_secs(300),
                     increment: Duration::from_secs(2),
                 },
-                timeout_policy: crate::hosting::clock::TimeoutPolicy::PlayDefault {
-                    forfeit_after: 3,
-                },
+                timeout_policy: crate::clock::TimeoutPolicy::PlayDefault { forfeit_after: 3 },
                 abandon_after: Duration::from_secs(30),
             },
         };

@@ -8,7 +8,7 @@ use pitchmate_proto::v1 as pb;
 
 use super::actor::Joined;
 use super::*;
-use crate::store::scratch::scratch_store;
+use pitchmate_store::scratch::scratch_store;
 
 #[tokio::test]
 async fn an_expired_match_leaves_memory_and_comes_back_from_the_store() {
@@ -120,7 +120,7 @@ async fn an_idle_match_leaves_memory_and_comes_back_as_it_was() {
     let submission = Submission {
         expected_version: handle.summary().to_proto().version,
         client_action_id: "first".into(),
-        choice: crate::games::ActionChoice::Index(0),
+        choice: pitchmate_games::ActionChoice::Index(0),
     };
     handle
         .submit(Some(token.clone()), submission.clone())

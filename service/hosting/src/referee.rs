@@ -49,7 +49,7 @@ use super::status::MatchStatus;
 use super::summary::{MatchProgress, MatchSummary, SeatProgress};
 use super::token::TokenHash;
 use crate::error::ServiceError;
-use crate::games::{ActionChoice, HostedGame, turn_to_proto};
+use pitchmate_games::{ActionChoice, HostedGame, turn_to_proto};
 
 /// An accepted input, in the order accepted.
 #[derive(Clone, Debug, PartialEq)]

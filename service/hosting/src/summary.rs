@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::event::MatchEnd;
 use super::setup::MatchSetup;
 use super::status::MatchStatus;
-use crate::games::{option_to_proto, turn_to_proto};
+use pitchmate_games::{option_to_proto, turn_to_proto};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct MatchSummary {

@@ -17,7 +17,7 @@ use tokio_stream::Stream;
 
 use super::lifecycle::LifecycleEntry;
 use crate::error::ServiceError;
-use crate::store::{LifecycleRow, Store};
+use pitchmate_store::{LifecycleRow, Store};
 
 /// Stored entries read at a time.
 const PAGE: usize = 512;

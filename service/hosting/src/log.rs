@@ -17,7 +17,7 @@ use pitchmate_rules::{Seat, Viewer, Visibility};
 
 use super::event::MatchEvent;
 use super::setup::MatchSetup;
-use crate::games::HostedGame;
+use pitchmate_games::HostedGame;
 
 /// The seats a numbering tells apart; every Pitchmate game has two.
 const SEATS: usize = 2;

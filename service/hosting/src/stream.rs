@@ -463,8 +463,8 @@ mod tests {
     use tokio_stream::StreamExt;
 
     use super::*;
-    use crate::games::{ActionChoice, GameRegistry};
-    use crate::hosting::{ActorLimits, MatchRegistry, NewMatch, Submission};
+    use crate::{ActorLimits, MatchRegistry, NewMatch, Submission};
+    use pitchmate_games::{ActionChoice, GameRegistry};
 
     /// Plays `count` actions (the first legal one each time) for whoever is to act.
     async fn play(handle: &MatchHandle, tokens: &[(String, String)], count: usize) {
@@ -486,7 +486,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_lagging_watcher_catches_up_from_the_log() {
-        let (store, dir) = crate::store::scratch::scratch_store().await;
+        let (store, dir) = pitchmate_store::scratch::scratch_store().await;
         let registry = MatchRegistry::open(
             GameRegistry::standard(),
             ActorLimits {
@@ -520,9 +520,7 @@ mod tests {
             heartbeat: Duration::from_secs(60),
             stopping,
         };
-        let slot = crate::hosting::slots::Slots::new(1)
-            .claim(&"m".to_owned())
-            .unwrap();
+        let slot = crate::slots::Slots::new(1).claim(&"m".to_owned()).unwrap();
         let mut stream =
             watch_events::<ServiceError>(handle.clone(), subscription, start, None, slot);
 

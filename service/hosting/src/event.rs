@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::clock::ClockReading;
 use super::lifecycle::EndReason;
 use super::setup::MatchSetup;
-use crate::games::{EngineValue, GameError, HostedGame, scores_to_proto, turn_to_proto};
+use pitchmate_games::{EngineValue, GameError, HostedGame, scores_to_proto, turn_to_proto};
 
 /// One event of a match.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -16,8 +16,8 @@ use prost::Message;
 use super::log::{EventLog, Kept, KeptEvent, LoggedEvent};
 use super::referee::{Answered, Input, MatchSetup, RecordedAction};
 use super::token::TokenHash;
-use crate::games::HostedGame;
-use crate::store::{AnswerRow, EventRow, InputKind, InputRow};
+use pitchmate_games::HostedGame;
+use pitchmate_store::{AnswerRow, EventRow, InputKind, InputRow};
 
 /// A stored row that does not decode: the database was damaged or written by something else.
 #[derive(Debug, thiserror::Error)]
@@ -287,7 +287,7 @@ pub fn answer_from_row(row: &AnswerRow) -> Result<((Seat, String), Answered), Un
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hosting::event::MatchEvent;
+    use crate::event::MatchEvent;
 
     #[test]
     fn rows_decode_to_what_was_encoded() {
