@@ -1,7 +1,7 @@
 //! Every way a request can fail, and what a client is told of each: a gRPC code plus a
 //! stable `reason` (bots branch on it), machine-readable metadata, and a message a person can
-//! act on. The API turns an error into a `tonic::Status` carrying all of it; a refused action
-//! on a `Play` stream carries the same in band ([`ServiceError::refusal`]).
+//! act on. The API turns an error into a `tonic::Status` carrying all of it, or, for an action
+//! refused on a `Play` stream, into the same in band.
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -317,21 +317,6 @@ impl ServiceError {
         }
     }
 
-    /// The in-band form of this error, for an action refused on a `Play` stream: the same code,
-    /// reason, message, metadata and retry delay as the `Status` it converts into.
-    pub fn refusal(&self) -> pitchmate_proto::v1::ActionRefused {
-        let (message, metadata) = self.shown();
-        pitchmate_proto::v1::ActionRefused {
-            code: self.code() as i32,
-            reason: self.reason().to_owned(),
-            message,
-            metadata,
-            retry_delay: self
-                .retry_after()
-                .and_then(|delay| prost_types::Duration::try_from(delay).ok()),
-        }
-    }
-
     /// When a retry may succeed, for the errors that know.
     pub fn retry_after(&self) -> Option<Duration> {
         match self {
@@ -465,9 +450,9 @@ mod tests {
         assert_eq!(error.reason(), "MALFORMED_NOTATION");
         assert_eq!(error.code(), ErrorCode::InvalidArgument);
         assert_eq!(error.to_string(), "cannot read `zz`");
-        let refusal = error.refusal();
-        assert_eq!(refusal.metadata["field"], "notation");
-        assert_eq!(refusal.code, 3, "gRPC's INVALID_ARGUMENT");
+        let (_, metadata) = error.shown();
+        assert_eq!(metadata["field"], "notation");
+        assert_eq!(error.code() as i32, 3, "gRPC's INVALID_ARGUMENT");
         // Other codes are not about a field; a field is named once.
         let stale = ServiceError::StaleVersion {
             expected: 1,
@@ -519,7 +504,7 @@ mod tests {
             }
         }
         let error = ServiceError::from(RuleError::breaks(PIECE_TO_MOVE, "e2"));
-        assert_eq!(error.refusal().metadata["rule"], "piece-to-move");
+        assert_eq!(error.shown().1["rule"], "piece-to-move");
         assert!(
             error
                 .to_string()

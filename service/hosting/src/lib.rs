@@ -30,7 +30,6 @@ mod registry_tests;
 pub mod setup;
 pub mod slots;
 pub mod status;
-pub mod stream;
 pub mod summary;
 pub mod token;
 

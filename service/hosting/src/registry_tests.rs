@@ -4,8 +4,6 @@
 
 use std::time::Duration;
 
-use pitchmate_proto::v1 as pb;
-
 use super::actor::Joined;
 use super::*;
 use pitchmate_store::scratch::scratch_store;
@@ -23,19 +21,9 @@ async fn an_expired_match_leaves_memory_and_comes_back_from_the_store() {
         .list(&MatchFilter::default(), None, 10)
         .await
         .unwrap();
-    assert_eq!(
-        listed.matches[0].to_proto().status(),
-        pb::MatchStatus::Aborted
-    );
-    assert_eq!(
-        listed.matches[0]
-            .to_proto()
-            .result
-            .as_ref()
-            .unwrap()
-            .reason(),
-        pb::ResultReason::Expired
-    );
+    assert_eq!(listed.matches[0].progress.status, MatchStatus::Aborted);
+    let result = listed.matches[0].progress.result.as_ref().unwrap();
+    assert_eq!(result.reason, lifecycle::EndReason::Expired);
     let handle = registry.get(&id).await.expect("rebuilt from the store");
     let (summary, _) = handle.snapshot(None).await.unwrap();
     assert_eq!(summary, listed.matches[0], "as it was stored");
@@ -149,20 +137,14 @@ async fn a_watched_match_and_a_running_clock_keep_a_match_in_memory() {
     let registry = open_registry(store, None, Some(Duration::from_millis(50))).await;
     let (watched, _) = seated_match(&registry, clock::Hosting::default()).await;
     let subscription = registry.get(&watched).await.unwrap().watch(None, 0).await;
-    let timed_hosting = clock::Hosting::from_proto(
-        Some(&pb::TimeControl {
-            kind: Some(pb::time_control::Kind::PerMove(pb::PerMoveTime {
-                per_move: Some(prost_types::Duration {
-                    seconds: 3600,
-                    nanos: 0,
-                }),
-                first_move: None,
-            })),
-        }),
-        None,
-        None,
-    )
-    .unwrap();
+    let hour = Duration::from_secs(3600);
+    let timed_hosting = clock::Hosting {
+        time_control: clock::TimeControl::PerMove {
+            per_move: hour,
+            first_move: hour,
+        },
+        ..clock::Hosting::default()
+    };
     let (timed, _) = seated_match(&registry, timed_hosting).await;
     assert!(!unloaded_within(&registry, &watched, Duration::from_millis(400)).await);
     assert!(!unloaded_within(&registry, &timed, Duration::from_millis(10)).await);
@@ -265,9 +247,6 @@ async fn a_finished_match_leaves_memory_soon_after_its_end() {
         .list(&MatchFilter::default(), None, 10)
         .await
         .unwrap();
-    assert_eq!(
-        listed.matches[0].to_proto().status(),
-        pb::MatchStatus::Finished
-    );
+    assert_eq!(listed.matches[0].progress.status, MatchStatus::Finished);
     dir.remove();
 }

@@ -12,17 +12,17 @@ use tokio::time::Instant;
 use tokio_stream::{Stream, StreamExt};
 use tonic::{Request, Response, Status, Streaming};
 
+use super::hosting_options::hosting_from_request;
 use super::rate_limit::{ActionRateLimiter, RateLimiter};
+use super::stream::{Player, PlayerAction, StreamStart, play, watch_events};
 use super::{action_detail, bearer_token, client_of, edge, match_id, paging};
 use crate::config::LimitSettings;
 use crate::error::{RateLimit, ServiceError, excerpt, to_status};
 use crate::games::{ActionChoice, option_from_proto};
 use crate::hosting::actor::Subscription;
-use crate::hosting::clock::Hosting;
 use crate::hosting::feed::{FeedFilter, follow};
 use crate::hosting::slots::{Slot, Slots};
 use crate::hosting::status::MatchStatus;
-use crate::hosting::stream::{Player, PlayerAction, StreamStart, play, watch_events};
 use crate::hosting::summary::MatchSummary;
 use crate::hosting::{MatchFilter, MatchHandle, MatchRegistry, NewMatch, SeatCall, Submission};
 
@@ -346,7 +346,7 @@ impl pb::match_service_server::MatchService for MatchApi {
                 )
                 .at("variant_id"));
             }
-            let hosting = Hosting::from_proto(
+            let hosting = hosting_from_request(
                 request.time_control.as_ref(),
                 request.timeout_policy.as_ref(),
                 request.abandon_after.as_ref(),

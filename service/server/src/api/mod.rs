@@ -1,12 +1,14 @@
 //! The gRPC services. Thin: read and check the request, ask the registry or the match's actor,
 //! shape the reply. Every RPC runs in an `rpc` span naming the method and match.
 
+mod hosting_options;
 mod lifecycle;
 mod matches;
 mod message_size;
 mod paging;
 mod rate_limit;
 mod server;
+pub mod stream;
 mod variants;
 
 pub use matches::MatchApi;

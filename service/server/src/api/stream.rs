@@ -35,11 +35,11 @@ use tokio_stream::{Stream, StreamExt};
 
 use pitchmate_rules::{Seat, Viewer};
 
-use super::actor::{MatchHandle, PresenceGuard, Subscription};
-use super::log::LoggedEvent;
-use super::referee::Submission;
-use super::slots::Slot;
-use crate::error::ServiceError;
+use crate::error::{ServiceError, refusal};
+use crate::hosting::actor::{MatchHandle, PresenceGuard, Subscription};
+use crate::hosting::log::LoggedEvent;
+use crate::hosting::referee::Submission;
+use crate::hosting::slots::Slot;
 
 /// One watcher's messages, as the connection sends them. `E` is the error type of the edge that
 /// serves the stream (a gRPC status), which the hosting's own errors turn into.
@@ -348,7 +348,7 @@ impl<E: StreamError> Follower<E> {
             }
             Err(error) => {
                 tracing::debug!(%error, "action refused");
-                pb::action_outcome::Result::Refused(error.refusal())
+                pb::action_outcome::Result::Refused(refusal(&error))
             }
         };
         self.queued.push_back(Outgoing::Acted(pb::ActionOutcome {
@@ -463,7 +463,7 @@ mod tests {
     use tokio_stream::StreamExt;
 
     use super::*;
-    use crate::{ActorLimits, MatchRegistry, NewMatch, Submission};
+    use crate::hosting::{ActorLimits, MatchRegistry, NewMatch, Submission};
     use pitchmate_games::{ActionChoice, GameRegistry};
 
     /// Plays `count` actions (the first legal one each time) for whoever is to act.
@@ -520,7 +520,9 @@ mod tests {
             heartbeat: Duration::from_secs(60),
             stopping,
         };
-        let slot = crate::slots::Slots::new(1).claim(&"m".to_owned()).unwrap();
+        let slot = crate::hosting::slots::Slots::new(1)
+            .claim(&"m".to_owned())
+            .unwrap();
         let mut stream =
             watch_events::<ServiceError>(handle.clone(), subscription, start, None, slot);
 
