@@ -184,7 +184,7 @@ impl Published {
         Published {
             summary: referee.summary(),
             last_seq: referee.log().last_seq(),
-            seat_versions: referee.seat_versions(),
+            seat_versions: referee.seat_versions().collect(),
         }
     }
 }
@@ -824,7 +824,12 @@ impl MatchActor {
     }
 
     fn publish(&self) {
-        self.published.send_replace(Published::of(&self.referee));
+        self.published.send_modify(|published| {
+            self.referee.refresh(&mut published.summary.progress);
+            published.last_seq = self.referee.log().last_seq();
+            published.seat_versions.clear();
+            published.seat_versions.extend(self.referee.seat_versions());
+        });
     }
 
     fn join(&mut self, seat: Option<String>, player_name: String) -> Result<Joined, ServiceError> {

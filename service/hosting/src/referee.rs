@@ -566,12 +566,16 @@ impl Referee {
     /// The turn as clients see it: nobody is to act unless the match is active.
     fn public_turn(&self) -> Turn {
         let mut turn = self.game.turn().clone();
+        self.hide_turn_unless_active(&mut turn);
+        turn
+    }
+
+    fn hide_turn_unless_active(&self, turn: &mut Turn) {
         if self.status != MatchStatus::Active {
             turn.to_act.clear();
             turn.actions_left = None;
             turn.may_end_turn = false;
         }
-        turn
     }
 
     pub fn view(&self, viewer: Viewer) -> pb::MatchView {
@@ -615,11 +619,25 @@ impl Referee {
         }
     }
 
+    /// Brings a summary made by [`Referee::summary`] up to date in place: publishing after every
+    /// change then reuses what the summary holds rather than building it anew.
+    pub fn refresh(&self, progress: &mut MatchProgress) {
+        progress.status = self.status;
+        for (shown, seat) in progress.seats.iter_mut().zip(&self.seats) {
+            shown.occupied = seat.token.is_some();
+            shown.player_name.clone_from(&seat.player_name);
+        }
+        progress.version = self.log.version_for(Viewer::Spectator);
+        progress.last_seq = self.log.last_seq_for(Viewer::Spectator);
+        progress.turn.clone_from(self.game.turn());
+        self.hide_turn_unless_active(&mut progress.turn);
+        progress.result.clone_from(&self.result);
+        progress.draw_offered_by = self.draw_offer;
+    }
+
     /// Each seat's version, counting its hidden steps.
-    pub fn seat_versions(&self) -> Vec<u64> {
-        (0..self.seats.len())
-            .map(|index| self.log.version_for(Viewer::Seat(Seat(index as u8))))
-            .collect()
+    pub fn seat_versions(&self) -> impl Iterator<Item = u64> + '_ {
+        (0..self.seats.len()).map(|index| self.log.version_for(Viewer::Seat(Seat(index as u8))))
     }
 
     /// Appends an event of the hosting to the log; none of them holds a game's value, so
