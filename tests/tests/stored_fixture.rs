@@ -549,6 +549,13 @@ async fn waiting_matches_expire(fixture: &str) {
             .await
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         let replay = client.replay(&stored.match_id).await.unwrap();
+        let header = replay.header.as_ref().unwrap();
+        assert_eq!(
+            header.status(),
+            pb::MatchStatus::Aborted,
+            "{name}: as GetMatch says"
+        );
+        assert_eq!(header.result.as_ref(), Some(&result), "{name}");
         let ended = replay.events.last().and_then(|e| e.kind.clone());
         assert!(
             matches!(ended, Some(pb::match_event::Kind::MatchEnded(_))),

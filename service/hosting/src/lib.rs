@@ -51,7 +51,7 @@ use pitchmate_games::{GameRegistry, HostedGame};
 use pitchmate_store::{Listing, Store, StoreError, StoreHealth, StoredMatch};
 use slots::{Slot, Slots};
 use status::MatchStatus;
-use summary::{MatchSummary, replay_header};
+use summary::MatchSummary;
 
 /// A match counted against its creator's open-match quota until it is over.
 pub type OpenMatch = Slot<IpAddr>;
@@ -353,10 +353,10 @@ impl MatchRegistry {
         })
     }
 
-    /// The replay of a match: its header and its events. Until the match is over, as a
-    /// spectator sees it (numbered in the spectator's count, the seed not revealed); once it is
-    /// over, the whole history in the whole numbering, and the seed.
-    pub async fn replay(&self, match_id: &str) -> Result<pb::GetReplayResponse, ServiceError> {
+    /// The replay of a match: what it was created with, how far it came and its events. Until
+    /// the match is over, as a spectator sees it (numbered in the spectator's count, the seed
+    /// not revealed); once it is over, the whole history in the whole numbering, and the seed.
+    pub async fn replay(&self, match_id: &str) -> Result<Replay, ServiceError> {
         let live = self.live(match_id);
         let stored = self.load(match_id).await?;
         let undecodable = |detail: String| ServiceError::MatchNotRebuildable {
@@ -365,7 +365,7 @@ impl MatchRegistry {
         };
         let setup =
             durable::setup_from_bytes(&stored.row.setup).map_err(|e| undecodable(e.to_string()))?;
-        let progress = match &live {
+        let mut progress = match &live {
             Some(handle) => handle.summary().progress,
             None => durable::progress_from_bytes(&stored.row.summary)
                 .map_err(|e| undecodable(e.to_string()))?,
@@ -375,43 +375,53 @@ impl MatchRegistry {
         let stored_log =
             durable::log_from_rows(&stored.events, &setup, game.as_ref()).map_err(undecodable)?;
         // The stored log, not the summary, says whether it is over: the summary may trail it.
-        let ended = stored_log.held().iter().rev().find_map(|e| match &e.kind {
-            pb::match_event::Kind::MatchEnded(ended) => ended.result.clone(),
-            _ => None,
-        });
-        let (status, result) = match ended {
-            Some(result) if result.reason() == pb::ResultReason::Aborted => {
-                (MatchStatus::Aborted.to_wire(), Some(result))
-            }
-            Some(result) => (MatchStatus::Finished.to_wire(), Some(result)),
-            None => (progress.status.to_wire(), progress.result_to_proto()),
-        };
-        let over = is_over(status);
-        let log = match live {
+        let ended = stored_log
+            .held()
+            .iter()
+            .rev()
+            .find_map(|e| match (&e.event, &e.kind) {
+                (Some(event::MatchEvent::Ended(end)), _) => Some(Ok(end.clone())),
+                // A row stored before the core's own format.
+                (None, pb::match_event::Kind::MatchEnded(ended)) => ended
+                    .result
+                    .as_ref()
+                    .map(|result| durable::end_from_wire(result, &progress.seats)),
+                _ => None,
+            });
+        if let Some(end) = ended {
+            let end = end.map_err(undecodable)?;
+            progress.status = end.reason.status();
+            progress.result = Some(end);
+        }
+        let over = progress.status.is_over();
+        let events = match live {
             // A hosted match knows which of its steps were hidden, also for steps stored before
             // the store recorded it.
             Some(handle) if !over => handle.events_after(0).await?,
             _ => stored_log.held().to_vec(),
         };
-        let header = pb::ReplayHeader {
-            seats: progress.seats_to_proto(),
-            status,
-            result,
-            ..replay_header(&setup, over)
-        };
-        Ok(pb::GetReplayResponse {
-            header: Some(header),
-            events: log
-                .iter()
-                .filter_map(|e| {
-                    if over {
-                        Some(e.unredacted())
-                    } else {
-                        e.view_for(pitchmate_rules::Viewer::Spectator)
-                    }
-                })
-                .collect(),
+        Ok(Replay {
+            setup,
+            progress,
+            events,
         })
+    }
+}
+
+/// A match's history, as [`MatchRegistry::replay`] gives it.
+#[derive(Clone, Debug)]
+pub struct Replay {
+    pub setup: MatchSetup,
+    /// Where the match stands: its end, once its log has one.
+    pub progress: summary::MatchProgress,
+    /// The whole log once the match is over; until then, at least what a spectator may see.
+    pub events: Vec<Arc<log::LoggedEvent>>,
+}
+
+impl Replay {
+    /// Once the match is over, its whole history and its seed are shown.
+    pub fn is_over(&self) -> bool {
+        self.progress.status.is_over()
     }
 }
 
@@ -421,10 +431,6 @@ fn stored_summary(setup: &[u8], progress: &[u8]) -> Result<MatchSummary, durable
         setup: Arc::new(durable::setup_from_bytes(setup)?),
         progress: durable::progress_from_bytes(progress)?,
     })
-}
-
-fn is_over(status: i32) -> bool {
-    MatchStatus::from_wire(status).is_some_and(MatchStatus::is_over)
 }
 
 /// Matches rebuilt at once after a start. Rebuilding is mostly replaying inputs on the

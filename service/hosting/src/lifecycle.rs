@@ -11,6 +11,7 @@ use std::time::SystemTime;
 use prost::Message;
 
 use super::chance::SeedSource;
+use super::status::MatchStatus;
 use pitchmate_store::LifecycleRow;
 
 /// Why a match ended.
@@ -27,6 +28,14 @@ pub enum EndReason {
 }
 
 impl EndReason {
+    /// The status a match that ended so has: aborted without a game, else finished.
+    pub fn status(self) -> MatchStatus {
+        match self {
+            Self::Aborted | Self::Expired => MatchStatus::Aborted,
+            _ => MatchStatus::Finished,
+        }
+    }
+
     /// The stored number; never reused.
     fn code(self) -> u32 {
         match self {

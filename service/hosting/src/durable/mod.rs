@@ -4,7 +4,7 @@
 mod progress;
 mod setup;
 
-pub use progress::{progress_from_bytes, progress_to_bytes};
+pub use progress::{end_from_wire, progress_from_bytes, progress_to_bytes};
 pub use setup::{setup_from_bytes, setup_to_bytes};
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};

@@ -32,69 +32,79 @@ pub fn progress_from_bytes(bytes: &[u8]) -> Result<MatchProgress, Undecodable> {
 
 /// The progress a summary stored before format 6 shows.
 fn progress_from_wire(summary: pb::Match) -> Result<MatchProgress, String> {
-    let seat = |name: &str| {
-        summary
-            .seats
-            .iter()
-            .position(|seat| seat.seat == name)
-            .and_then(|index| u8::try_from(index).ok())
-            .map(Seat)
-            .ok_or_else(|| format!("`{name}` is none of its seats"))
-    };
-    let named = |name: &str| match name {
-        "" => Ok(None),
-        name => seat(name).map(Some),
-    };
     let status = MatchStatus::from_wire(summary.status)
         .ok_or_else(|| format!("status {} names none", summary.status))?;
     let turn = summary.turn.clone().unwrap_or_default();
-    let result = match &summary.result {
-        None => None,
-        Some(result) => Some(MatchEnd {
-            winner: named(&result.winner)?,
-            scores: summary
-                .seats
-                .iter()
-                .map(|s| {
-                    result
-                        .scores
-                        .iter()
-                        .find(|score| score.seat == s.seat)
-                        .map_or(0, |score| score.score)
-                })
-                .collect(),
-            reason: end_reason(result.reason)?,
-            detail: result.detail.clone(),
-        }),
+    let seats: Vec<SeatProgress> = summary
+        .seats
+        .iter()
+        .map(|seat| SeatProgress {
+            name: seat.seat.clone(),
+            player_name: seat.player_name.clone(),
+            occupied: seat.occupied,
+        })
+        .collect();
+    let result = summary
+        .result
+        .as_ref()
+        .map(|result| end_from_wire(result, &seats))
+        .transpose()?;
+    let draw_offered_by = match summary.draw_offered_by.as_str() {
+        "" => None,
+        name => Some(seat_named(&seats, name)?),
     };
     Ok(MatchProgress {
         turn: Turn {
             to_act: turn
                 .to_act
                 .iter()
-                .map(|name| seat(name))
+                .map(|name| seat_named(&seats, name))
                 .collect::<Result<_, _>>()?,
             phase: turn.phase,
             number: turn.number,
             actions_left: turn.actions_left,
             may_end_turn: turn.may_end_turn,
         },
-        draw_offered_by: named(&summary.draw_offered_by)?,
+        draw_offered_by,
         result,
         rules_version: summary.rules_version,
         status,
         version: summary.version,
         last_seq: summary.last_seq,
-        seats: summary
-            .seats
-            .into_iter()
-            .map(|seat| SeatProgress {
-                name: seat.seat,
-                player_name: seat.player_name,
-                occupied: seat.occupied,
+        seats,
+    })
+}
+
+/// How a match ended, as a result stored on the wire names it, among `seats`.
+pub fn end_from_wire(result: &pb::MatchResult, seats: &[SeatProgress]) -> Result<MatchEnd, String> {
+    let winner = match result.winner.as_str() {
+        "" => None,
+        name => Some(seat_named(seats, name)?),
+    };
+    Ok(MatchEnd {
+        winner,
+        scores: seats
+            .iter()
+            .map(|seat| {
+                result
+                    .scores
+                    .iter()
+                    .find(|score| score.seat == seat.name)
+                    .map_or(0, |score| score.score)
             })
             .collect(),
+        reason: end_reason(result.reason)?,
+        detail: result.detail.clone(),
     })
+}
+
+fn seat_named(seats: &[SeatProgress], name: &str) -> Result<Seat, String> {
+    seats
+        .iter()
+        .position(|seat| seat.name == name)
+        .and_then(|index| u8::try_from(index).ok())
+        .map(Seat)
+        .ok_or_else(|| format!("`{name}` is none of its seats"))
 }
 
 fn end_reason(reason: i32) -> Result<EndReason, String> {

@@ -14,6 +14,7 @@ use tonic::{Request, Response, Status, Streaming};
 
 use super::hosting_options::hosting_from_request;
 use super::rate_limit::{ActionRateLimiter, RateLimiter};
+use super::replay::replay_to_proto;
 use super::stream::{Player, PlayerAction, StreamStart, play, watch_events};
 use super::{action_detail, bearer_token, client_of, edge, match_id, paging};
 use crate::config::LimitSettings;
@@ -636,7 +637,7 @@ impl pb::match_service_server::MatchService for MatchApi {
                 .registry
                 .replay(match_id("match_id", &request.get_ref().match_id)?)
                 .await?;
-            Ok(Response::new(replay))
+            Ok(Response::new(replay_to_proto(&replay)))
         })
         .await
     }
@@ -654,7 +655,7 @@ impl pb::match_service_server::MatchService for MatchApi {
                 .registry
                 .replay(match_id("match_id", &request.get_ref().match_id)?)
                 .await?;
-            let lines: Vec<_> = pitchmate_games::ndjson::to_ndjson(&replay)
+            let lines: Vec<_> = pitchmate_games::ndjson::to_ndjson(&replay_to_proto(&replay))
                 .into_iter()
                 .map(|line| Ok(pb::ExportReplayResponse { line }))
                 .collect();

@@ -7,6 +7,7 @@ mod matches;
 mod message_size;
 mod paging;
 mod rate_limit;
+mod replay;
 mod server;
 pub mod stream;
 mod variants;

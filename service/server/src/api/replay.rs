@@ -1,0 +1,32 @@
+//! A match's replay as the API shows it: its header and its events, all of them in the whole
+//! numbering with the seed once the match is over, until then what a spectator sees.
+
+use pitchmate_proto::v1 as pb;
+use pitchmate_rules::Viewer;
+
+use crate::hosting::Replay;
+use crate::hosting::summary::replay_header;
+
+pub fn replay_to_proto(replay: &Replay) -> pb::GetReplayResponse {
+    let over = replay.is_over();
+    let progress = &replay.progress;
+    pb::GetReplayResponse {
+        header: Some(pb::ReplayHeader {
+            seats: progress.seats_to_proto(),
+            status: progress.status.to_wire(),
+            result: progress.result_to_proto(),
+            ..replay_header(&replay.setup, over)
+        }),
+        events: replay
+            .events
+            .iter()
+            .filter_map(|e| {
+                if over {
+                    Some(e.unredacted())
+                } else {
+                    e.view_for(Viewer::Spectator)
+                }
+            })
+            .collect(),
+    }
+}
