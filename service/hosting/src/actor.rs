@@ -424,7 +424,7 @@ pub async fn create(
         variant_id: referee.setup().variant_id.clone(),
         status: referee.status().to_wire(),
         setup: durable::setup_to_bytes(referee.setup()),
-        summary: durable::progress_to_bytes(&referee.summary().progress),
+        summary: durable::progress_to_bytes(&referee.progress()),
     };
     let events = referee
         .log()
@@ -630,7 +630,7 @@ impl MatchActor {
             answer: None,
             status: Some(StatusChange {
                 status: self.referee.status().to_wire(),
-                summary: durable::progress_to_bytes(&self.referee.summary().progress),
+                summary: durable::progress_to_bytes(&self.referee.progress()),
             }),
             lifecycle: Vec::new(),
         };
@@ -669,7 +669,7 @@ impl MatchActor {
             answer,
             status: (referee.status() != mark.status).then(|| StatusChange {
                 status: referee.status().to_wire(),
-                summary: durable::progress_to_bytes(&referee.summary().progress),
+                summary: durable::progress_to_bytes(&referee.progress()),
             }),
             lifecycle: referee
                 .take_lifecycle()

@@ -564,10 +564,10 @@ impl Referee {
     }
 
     /// The turn as clients see it: nobody is to act unless the match is active.
-    fn public_turn(&self) -> Turn {
+    fn public_turn(&self) -> pb::TurnInfo {
         let mut turn = self.game.turn().clone();
         self.hide_turn_unless_active(&mut turn);
-        turn
+        turn_to_proto(&turn, &self.seat_names())
     }
 
     fn hide_turn_unless_active(&self, turn: &mut Turn) {
@@ -580,7 +580,7 @@ impl Referee {
 
     pub fn view(&self, viewer: Viewer) -> pb::MatchView {
         let mut view = self.game.view(viewer, self.log.version_for(viewer));
-        view.turn = Some(turn_to_proto(&self.public_turn(), &self.seat_names()));
+        view.turn = Some(self.public_turn());
         view
     }
 
@@ -597,38 +597,50 @@ impl Referee {
         }
     }
 
+    /// How far the match has come, as everyone sees it.
+    pub fn progress(&self) -> MatchProgress {
+        self.progress_for(Viewer::Spectator)
+    }
+
     /// How far the match has come, as `viewer` counts it.
     pub fn progress_for(&self, viewer: Viewer) -> MatchProgress {
-        MatchProgress {
+        let mut progress = MatchProgress {
             rules_version: self.game.info().rules_version.to_owned(),
             seats: self
                 .seats
                 .iter()
                 .map(|seat| SeatProgress {
                     name: seat.name.to_owned(),
-                    player_name: seat.player_name.clone(),
-                    occupied: seat.token.is_some(),
+                    player_name: String::new(),
+                    occupied: false,
                 })
                 .collect(),
             status: self.status,
-            version: self.log.version_for(viewer),
-            last_seq: self.log.last_seq_for(viewer),
-            turn: self.public_turn(),
-            result: self.result.clone(),
-            draw_offered_by: self.draw_offer,
-        }
+            version: 0,
+            last_seq: 0,
+            turn: self.game.turn().clone(),
+            result: None,
+            draw_offered_by: None,
+        };
+        self.bring_up_to_date(&mut progress, viewer);
+        progress
     }
 
-    /// Brings a summary made by [`Referee::summary`] up to date in place: publishing after every
-    /// change then reuses what the summary holds rather than building it anew.
+    /// Brings a progress made by [`Referee::progress`] up to date in place: publishing after
+    /// every change then reuses what it holds rather than building it anew.
     pub fn refresh(&self, progress: &mut MatchProgress) {
+        self.bring_up_to_date(progress, Viewer::Spectator);
+    }
+
+    /// Everything of `progress` a change can touch, as `viewer` counts it.
+    fn bring_up_to_date(&self, progress: &mut MatchProgress, viewer: Viewer) {
         progress.status = self.status;
         for (shown, seat) in progress.seats.iter_mut().zip(&self.seats) {
             shown.occupied = seat.token.is_some();
             shown.player_name.clone_from(&seat.player_name);
         }
-        progress.version = self.log.version_for(Viewer::Spectator);
-        progress.last_seq = self.log.last_seq_for(Viewer::Spectator);
+        progress.version = self.log.version_for(viewer);
+        progress.last_seq = self.log.last_seq_for(viewer);
         progress.turn.clone_from(self.game.turn());
         self.hide_turn_unless_active(&mut progress.turn);
         progress.result.clone_from(&self.result);
@@ -755,7 +767,7 @@ impl Referee {
         };
         pb::GetLegalActionsResponse {
             version: self.log.version_for(viewer),
-            turn: Some(turn_to_proto(&self.public_turn(), &self.seat_names())),
+            turn: Some(self.public_turn()),
             actions,
             view: Some(self.view(viewer)),
         }
@@ -777,7 +789,7 @@ impl Referee {
         let actions = self.game.legal_actions_once(seat, detail);
         (!actions.is_empty()).then(|| pb::YourTurn {
             version: self.log.version_for(Viewer::Seat(seat)),
-            turn: Some(turn_to_proto(&self.public_turn(), &self.seat_names())),
+            turn: Some(self.public_turn()),
             actions,
         })
     }
