@@ -1030,6 +1030,13 @@ mod tests {
     }
 
     /// The setup of the Soccer Chess match "m", created now.
+    /// The name of the seat to act and the version to expect.
+    fn to_act(handle: &MatchHandle) -> (String, u64) {
+        let progress = handle.summary().progress;
+        let seat = progress.turn.to_act[0];
+        (progress.seats[seat.index()].name.clone(), progress.version)
+    }
+
     fn setup(hosting: Hosting) -> MatchSetup {
         MatchSetup {
             match_id: "m".into(),
@@ -1081,11 +1088,10 @@ mod tests {
         }
         let mut answers = Vec::new();
         for n in 0..actions {
-            let summary = handle.summary().to_proto();
-            let seat = summary.turn.as_ref().unwrap().to_act[0].clone();
+            let (seat, version) = to_act(&handle);
             let id = format!("{seat}-{n}");
             let submission = Submission {
-                expected_version: summary.version,
+                expected_version: version,
                 client_action_id: id.clone(),
                 choice: ActionChoice::Index(n % 3),
             };
@@ -1138,8 +1144,9 @@ mod tests {
         tokio::time::sleep(29 * second).await;
         refused(claim().await);
         tokio::time::sleep(2 * second).await;
-        let ended = claim().await.unwrap().to_proto();
-        assert_eq!(ended.result.unwrap().winner, claimant.seat_name);
+        let ended = claim().await.unwrap().progress;
+        let winner = ended.result.unwrap().winner.unwrap();
+        assert_eq!(ended.seats[winner.index()].name, claimant.seat_name);
         dir.remove();
     }
 
@@ -1149,20 +1156,15 @@ mod tests {
     async fn the_published_summary_equals_a_fresh_one_after_every_change() {
         let (store, dir) = scratch_store().await;
         let (handle, tokens, _) = played(&store, 0).await;
-        let fresh = || async { handle.snapshot(None).await.unwrap().0.to_proto() };
-        assert_eq!(
-            handle.summary().to_proto(),
-            fresh().await,
-            "after both seats joined"
-        );
-        let seat_to_act = || handle.summary().to_proto().turn.unwrap().to_act[0].clone();
+        let fresh = || async { handle.snapshot(None).await.unwrap().0 };
+        assert_eq!(handle.summary(), fresh().await, "after both seats joined");
 
-        let first = seat_to_act();
+        let (first, _) = to_act(&handle);
         let other = tokens.keys().find(|s| **s != first).unwrap().clone();
         for n in 0..30 {
-            let seat = seat_to_act();
+            let (seat, version) = to_act(&handle);
             let submission = Submission {
-                expected_version: handle.summary().to_proto().version,
+                expected_version: version,
                 client_action_id: String::new(),
                 choice: ActionChoice::Index(n % 3),
             };
@@ -1170,26 +1172,23 @@ mod tests {
                 .submit(Some(tokens[&seat].clone()), submission)
                 .await
                 .unwrap();
-            assert_eq!(
-                handle.summary().to_proto(),
-                fresh().await,
-                "after action {n}"
-            );
+            assert_eq!(handle.summary(), fresh().await, "after action {n}");
         }
         handle
             .seat_call(Some(tokens[&other].clone()), SeatCall::OfferDraw)
             .await
             .unwrap();
-        let offered = handle.summary().to_proto();
-        assert_eq!(offered.draw_offered_by, other);
+        let offered = handle.summary();
+        let by = offered.progress.draw_offered_by.unwrap();
+        assert_eq!(offered.progress.seats[by.index()].name, other);
         assert_eq!(offered, fresh().await, "after a draw offer");
         handle
             .seat_call(Some(tokens[&other].clone()), SeatCall::Resign)
             .await
             .unwrap();
-        let ended = handle.summary().to_proto();
-        assert_eq!(ended.status, pb::MatchStatus::Finished as i32);
-        assert!(ended.result.is_some() && ended.draw_offered_by.is_empty());
+        let ended = handle.summary();
+        assert_eq!(ended.progress.status, MatchStatus::Finished);
+        assert!(ended.progress.result.is_some() && ended.progress.draw_offered_by.is_none());
         assert_eq!(ended, fresh().await, "after resigning");
         dir.remove();
     }
@@ -1226,12 +1225,12 @@ mod tests {
                     .collect();
                 let last = stored_log().await.last_seq_for(viewer);
                 assert_eq!(seqs, (after_seq + 1..=last).collect::<Vec<_>>());
+                let (seat, version) = to_act(&handle);
                 let next = Submission {
-                    expected_version: handle.summary().to_proto().version,
+                    expected_version: version,
                     client_action_id: String::new(),
                     choice: ActionChoice::Index(0),
                 };
-                let seat = handle.summary().to_proto().turn.unwrap().to_act[0].clone();
                 handle
                     .submit(Some(tokens[&seat].clone()), next)
                     .await
@@ -1307,16 +1306,8 @@ mod tests {
             original,
             "times included"
         );
-        let (before, after) = (handle.summary().to_proto(), restored.summary().to_proto());
-        assert_eq!(
-            (
-                after.version,
-                after.status,
-                after.last_seq,
-                after.turn.clone()
-            ),
-            (before.version, before.status, before.last_seq, before.turn)
-        );
+        let (before, after) = (handle.summary().progress, restored.summary().progress);
+        assert_eq!(after, before);
         // The seats' tokens still work, and a retry gets its first answer.
         let (_, view) = restored
             .snapshot(Some(tokens["second"].clone()))
@@ -1343,7 +1334,7 @@ mod tests {
         drop(handle);
 
         // It plays on from where it stood, numbering on without a gap.
-        let seat = after.turn.unwrap().to_act[0].clone();
+        let (seat, _) = to_act(&restored);
         let next = Submission {
             expected_version: after.version,
             client_action_id: String::new(),
@@ -1357,7 +1348,7 @@ mod tests {
         let stored = store.load("m").await.unwrap().unwrap();
         assert_eq!(
             stored.events.len() as u64,
-            restored.summary().to_proto().last_seq
+            restored.summary().progress.last_seq
         );
         dir.remove();
     }

@@ -87,50 +87,6 @@ fn to_proto_duration(value: Duration) -> Option<prost_types::Duration> {
     prost_types::Duration::try_from(value).ok()
 }
 
-impl Hosting {
-    pub fn time_control_proto(&self) -> pb::TimeControl {
-        use pb::time_control::Kind;
-        let kind = match self.time_control {
-            TimeControl::None => Kind::None(pb::NoTimeLimit {}),
-            TimeControl::PerMove {
-                per_move,
-                first_move,
-            } => Kind::PerMove(pb::PerMoveTime {
-                per_move: to_proto_duration(per_move),
-                first_move: to_proto_duration(first_move),
-            }),
-            TimeControl::Fischer { base, increment } => Kind::Fischer(pb::FischerTime {
-                base: to_proto_duration(base),
-                increment: to_proto_duration(increment),
-            }),
-            TimeControl::PerMoveWithBank { per_move, bank } => {
-                Kind::PerMoveWithBank(pb::PerMoveWithBank {
-                    per_move: to_proto_duration(per_move),
-                    bank: to_proto_duration(bank),
-                })
-            }
-        };
-        pb::TimeControl { kind: Some(kind) }
-    }
-
-    pub fn timeout_policy_proto(&self) -> pb::TimeoutPolicy {
-        match self.timeout_policy {
-            TimeoutPolicy::Forfeit => pb::TimeoutPolicy {
-                action: pb::TimeoutAction::Forfeit as i32,
-                forfeit_after: 0,
-            },
-            TimeoutPolicy::PlayDefault { forfeit_after } => pb::TimeoutPolicy {
-                action: pb::TimeoutAction::PlayDefault as i32,
-                forfeit_after,
-            },
-        }
-    }
-
-    pub fn abandon_after_proto(&self) -> Option<prost_types::Duration> {
-        to_proto_duration(self.abandon_after)
-    }
-}
-
 /// A seat's running clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Running {

@@ -12,8 +12,11 @@ use pitchmate_rules::{Seat, Seed, Viewer};
 use super::chance::MatchChance;
 use super::clock::{Hosting, TimeControl, TimeoutPolicy};
 use super::durable;
+use super::lifecycle::EndReason;
 use super::log::KeptEvent;
 use super::referee::{Input, MatchSetup, Referee, SeatCall, Submission};
+use super::status::MatchStatus;
+use super::summary::MatchProgress;
 use super::token::SeatToken;
 use crate::error::ServiceError;
 use pitchmate_games::{ActionChoice, GameRegistry, HostedGame};
@@ -87,12 +90,18 @@ impl Table {
         self.referee.authenticate(Some(&self.tokens[name])).unwrap()
     }
 
-    fn summary(&self) -> pb::Match {
-        self.referee.summary().to_proto()
+    fn summary(&self) -> MatchProgress {
+        self.referee.summary().progress
     }
 
     fn to_act(&self) -> String {
-        self.summary().turn.unwrap().to_act[0].clone()
+        self.named(self.summary().turn.to_act.first().copied())
+    }
+
+    /// The seat's name; empty for none.
+    fn named(&self, seat: Option<Seat>) -> String {
+        seat.map(|seat| self.referee.seat_name(seat).to_owned())
+            .unwrap_or_default()
     }
 
     fn other(&self, seat: &str) -> String {
@@ -130,7 +139,7 @@ impl Table {
         self.now = until;
     }
 
-    fn call(&mut self, seat: &str, call: SeatCall) -> Result<pb::Match, ServiceError> {
+    fn call(&mut self, seat: &str, call: SeatCall) -> Result<MatchProgress, ServiceError> {
         self.call_away(seat, call, None)
     }
 
@@ -140,11 +149,11 @@ impl Table {
         seat: &str,
         call: SeatCall,
         opponent_away: Option<Duration>,
-    ) -> Result<pb::Match, ServiceError> {
+    ) -> Result<MatchProgress, ServiceError> {
         let seat = self.seat(seat);
         self.referee
             .seat_call(seat, call, opponent_away, self.now)
-            .map(|summary| summary.to_proto())
+            .map(|summary| summary.progress)
     }
 
     fn events(&self) -> Vec<Kind> {
@@ -156,11 +165,15 @@ impl Table {
             .collect()
     }
 
-    fn result(&self) -> (pb::MatchStatus, pb::ResultReason, String) {
-        let summary = self.summary();
-        let status = summary.status();
-        let result = summary.result.unwrap_or_default();
-        (status, result.reason(), result.winner)
+    /// The status, how the match ended, and the winner's name (empty for none).
+    fn result(&self) -> (MatchStatus, Option<EndReason>, String) {
+        let progress = self.summary();
+        let end = progress.result.as_ref();
+        (
+            progress.status,
+            end.map(|end| end.reason),
+            self.named(end.and_then(|end| end.winner)),
+        )
     }
 
     /// Its events and inputs as the store keeps them, read back.
@@ -273,8 +286,8 @@ fn a_timeout_forfeits_under_the_forfeit_policy() {
     let late = table.to_act();
     table.pass(29 * SECOND);
     assert_eq!(
-        table.summary().status(),
-        pb::MatchStatus::Active,
+        table.summary().status,
+        MatchStatus::Active,
         "the first move has 30 s"
     );
     table.pass(2 * SECOND);
@@ -290,8 +303,8 @@ fn a_timeout_forfeits_under_the_forfeit_policy() {
     assert_eq!(
         table.result(),
         (
-            pb::MatchStatus::Finished,
-            pb::ResultReason::Timeout,
+            MatchStatus::Finished,
+            Some(EndReason::Timeout),
             table.other(&late)
         )
     );
@@ -309,7 +322,7 @@ fn the_server_plays_for_a_late_seat_and_forfeits_it_at_the_limit() {
     let late = table.to_act();
     let punctual = table.other(&late);
     // The late seat never acts; the punctual one acts in each of its turns.
-    while table.summary().status() == pb::MatchStatus::Active {
+    while table.summary().status == MatchStatus::Active {
         if table.to_act() == punctual {
             table.play();
         } else {
@@ -343,11 +356,7 @@ fn the_server_plays_for_a_late_seat_and_forfeits_it_at_the_limit() {
     }
     assert_eq!(
         table.result(),
-        (
-            pb::MatchStatus::Finished,
-            pb::ResultReason::Timeout,
-            punctual
-        )
+        (MatchStatus::Finished, Some(EndReason::Timeout), punctual)
     );
     let inputs = table.referee.inputs_since(0);
     let for_timeout = inputs
@@ -401,7 +410,7 @@ fn an_own_action_resets_the_count_of_consecutive_timeouts() {
         .map(|t| (t.consecutive, t.forfeited))
         .collect();
     assert_eq!(counted, vec![(1, false), (1, false)]);
-    assert_eq!(table.summary().status(), pb::MatchStatus::Active);
+    assert_eq!(table.summary().status, MatchStatus::Active);
 }
 
 #[test]
@@ -424,11 +433,11 @@ fn a_restarted_match_keeps_its_clocks() {
     drop(table);
     rebuilt.now += 20 * SECOND;
     rebuilt.pass(4 * SECOND);
-    assert_eq!(rebuilt.summary().status(), pb::MatchStatus::Active);
+    assert_eq!(rebuilt.summary().status, MatchStatus::Active);
     rebuilt.pass(2 * SECOND);
     assert_eq!(
         rebuilt.result(),
-        (pb::MatchStatus::Finished, pb::ResultReason::Timeout, second)
+        (MatchStatus::Finished, Some(EndReason::Timeout), second)
     );
 }
 
@@ -441,7 +450,7 @@ fn a_draw_is_offered_and_accepted_and_playing_on_declines_it() {
     assert_eq!(no_offer.unwrap_err().reason(), "NO_DRAW_OFFER");
 
     let offered = table.call(&first, SeatCall::OfferDraw).unwrap();
-    assert_eq!(offered.draw_offered_by, first);
+    assert_eq!(table.named(offered.draw_offered_by), first);
     assert_eq!(offered.version, 0, "an offer leaves the version alone");
     for seat in [&first, &second] {
         let again = table.call(seat, SeatCall::OfferDraw);
@@ -452,12 +461,12 @@ fn a_draw_is_offered_and_accepted_and_playing_on_declines_it() {
     // The offered seat plays on instead: the offer lapses.
     assert_eq!(table.play(), first);
     assert_eq!(
-        table.summary().draw_offered_by,
+        table.named(table.summary().draw_offered_by),
         first,
         "the offering seat's own action"
     );
     assert_eq!(table.play(), second);
-    assert_eq!(table.summary().draw_offered_by, "");
+    assert_eq!(table.summary().draw_offered_by, None);
     let lapsed = table.call(&second, SeatCall::AcceptDraw);
     assert_eq!(lapsed.unwrap_err().reason(), "NO_DRAW_OFFER");
 
@@ -466,8 +475,8 @@ fn a_draw_is_offered_and_accepted_and_playing_on_declines_it() {
     assert_eq!(
         table.result(),
         (
-            pb::MatchStatus::Finished,
-            pb::ResultReason::DrawAgreed,
+            MatchStatus::Finished,
+            Some(EndReason::DrawAgreed),
             String::new()
         )
     );
@@ -494,12 +503,12 @@ fn a_match_aborts_only_before_anyone_played() {
     let mut table = Table::seated("kings-goal", Hosting::default());
     let seat = table.to_act();
     let aborted = table.call(&seat, SeatCall::Abort).unwrap();
-    assert_eq!(aborted.status(), pb::MatchStatus::Aborted);
+    assert_eq!(aborted.status, MatchStatus::Aborted);
     assert_eq!(
         table.result(),
         (
-            pb::MatchStatus::Aborted,
-            pb::ResultReason::Aborted,
+            MatchStatus::Aborted,
+            Some(EndReason::Aborted),
             String::new()
         )
     );
@@ -524,7 +533,7 @@ fn a_waiting_match_can_be_aborted_by_its_seated_player() {
     let mut table = Table::new("kings-goal", Hosting::default());
     let early = table.join();
     let aborted = table.call(&early, SeatCall::Abort).unwrap();
-    assert_eq!(aborted.status(), pb::MatchStatus::Aborted);
+    assert_eq!(aborted.status, MatchStatus::Aborted);
     let late = table.referee.join(
         None,
         "late".into(),
@@ -547,7 +556,7 @@ fn victory_is_claimed_once_the_opponent_stayed_away_long_enough() {
     for away in [None, Some(29 * SECOND)] {
         let refused = table.call_away(&claimant, SeatCall::ClaimVictory, away);
         assert_eq!(refused.unwrap_err().reason(), "OPPONENT_CONNECTED");
-        assert_eq!(table.summary().status(), pb::MatchStatus::Active);
+        assert_eq!(table.summary().status, MatchStatus::Active);
     }
     table
         .call_away(&claimant, SeatCall::ClaimVictory, Some(30 * SECOND))
@@ -555,8 +564,8 @@ fn victory_is_claimed_once_the_opponent_stayed_away_long_enough() {
     assert_eq!(
         table.result(),
         (
-            pb::MatchStatus::Finished,
-            pb::ResultReason::Abandoned,
+            MatchStatus::Finished,
+            Some(EndReason::Abandoned),
             claimant.clone()
         )
     );
@@ -575,8 +584,8 @@ fn a_resignation_is_an_event() {
     assert_eq!(
         table.result(),
         (
-            pb::MatchStatus::Finished,
-            pb::ResultReason::Resignation,
+            MatchStatus::Finished,
+            Some(EndReason::Resignation),
             table.other(&seat)
         )
     );
@@ -594,7 +603,7 @@ fn both_clocks_run_in_a_simultaneous_phase() {
     };
     let policy = TimeoutPolicy::PlayDefault { forfeit_after: 0 };
     let mut table = Table::seated("gridiron", timed(per_move, policy));
-    let turn = table.summary().turn.unwrap();
+    let turn = table.summary().turn;
     assert_eq!(
         turn.to_act.len(),
         2,
@@ -606,10 +615,10 @@ fn both_clocks_run_in_a_simultaneous_phase() {
         .map(|t| t.seat)
         .collect();
     late.sort();
-    let mut seats = turn.to_act.clone();
+    let mut seats: Vec<String> = turn.to_act.iter().map(|s| table.named(Some(*s))).collect();
     seats.sort();
     assert_eq!(late, seats, "each seat's own clock ran out");
-    assert_eq!(table.summary().status(), pb::MatchStatus::Active);
+    assert_eq!(table.summary().status, MatchStatus::Active);
     // Replaying the server's actions for both seats rebuilds the same match.
     assert_eq!(table.rebuilt().summary(), table.summary());
 }

@@ -98,15 +98,16 @@ async fn an_idle_match_leaves_memory_and_comes_back_as_it_was() {
     let registry = open_registry(store, None, Some(Duration::from_millis(100))).await;
     let (id, joined) = seated_match(&registry, clock::Hosting::default()).await;
     let handle = registry.get(&id).await.unwrap();
-    let to_act = handle.summary().to_proto().turn.unwrap().to_act[0].clone();
+    let progress = handle.summary().progress;
+    let to_act = &progress.seats[progress.turn.to_act[0].index()].name;
     let token = joined
         .iter()
-        .find(|j| j.seat_name == to_act)
+        .find(|j| j.seat_name == *to_act)
         .unwrap()
         .seat_token
         .clone();
     let submission = Submission {
-        expected_version: handle.summary().to_proto().version,
+        expected_version: progress.version,
         client_action_id: "first".into(),
         choice: pitchmate_games::ActionChoice::Index(0),
     };

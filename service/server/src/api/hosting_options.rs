@@ -1,5 +1,6 @@
-//! The hosting options of a `CreateMatchRequest` (time control, timeout policy, how long a seat
-//! may stay away), read and checked field by field: a refusal names the field it is about.
+//! The hosting options of a match (time control, timeout policy, how long a seat may stay away)
+//! on the wire: read from a `CreateMatchRequest` and checked field by field, so that a refusal
+//! names the field it is about; and shown again in a `Match` or a replay header.
 
 use std::time::Duration;
 
@@ -119,6 +120,52 @@ pub fn hosting_from_request(
     })
 }
 
+fn duration_to_proto(value: Duration) -> Option<prost_types::Duration> {
+    prost_types::Duration::try_from(value).ok()
+}
+
+pub fn time_control_to_proto(hosting: &Hosting) -> pb::TimeControl {
+    use pb::time_control::Kind;
+    let kind = match hosting.time_control {
+        TimeControl::None => Kind::None(pb::NoTimeLimit {}),
+        TimeControl::PerMove {
+            per_move,
+            first_move,
+        } => Kind::PerMove(pb::PerMoveTime {
+            per_move: duration_to_proto(per_move),
+            first_move: duration_to_proto(first_move),
+        }),
+        TimeControl::Fischer { base, increment } => Kind::Fischer(pb::FischerTime {
+            base: duration_to_proto(base),
+            increment: duration_to_proto(increment),
+        }),
+        TimeControl::PerMoveWithBank { per_move, bank } => {
+            Kind::PerMoveWithBank(pb::PerMoveWithBank {
+                per_move: duration_to_proto(per_move),
+                bank: duration_to_proto(bank),
+            })
+        }
+    };
+    pb::TimeControl { kind: Some(kind) }
+}
+
+pub fn timeout_policy_to_proto(hosting: &Hosting) -> pb::TimeoutPolicy {
+    match hosting.timeout_policy {
+        TimeoutPolicy::Forfeit => pb::TimeoutPolicy {
+            action: pb::TimeoutAction::Forfeit as i32,
+            forfeit_after: 0,
+        },
+        TimeoutPolicy::PlayDefault { forfeit_after } => pb::TimeoutPolicy {
+            action: pb::TimeoutAction::PlayDefault as i32,
+            forfeit_after,
+        },
+    }
+}
+
+pub fn abandon_after_to_proto(hosting: &Hosting) -> Option<prost_types::Duration> {
+    duration_to_proto(hosting.abandon_after)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,9 +187,9 @@ mod tests {
         let hosting = hosting_from_request(Some(&fischer(300)), None, None).unwrap();
         assert_eq!(
             hosting_from_request(
-                Some(&hosting.time_control_proto()),
-                Some(&hosting.timeout_policy_proto()),
-                hosting.abandon_after_proto().as_ref()
+                Some(&time_control_to_proto(&hosting)),
+                Some(&timeout_policy_to_proto(&hosting)),
+                abandon_after_to_proto(&hosting).as_ref()
             )
             .unwrap(),
             hosting

@@ -16,6 +16,7 @@ use super::hosting_options::hosting_from_request;
 use super::rate_limit::{ActionRateLimiter, RateLimiter};
 use super::replay::replay_to_proto;
 use super::stream::{Player, PlayerAction, StreamStart, play, watch_events};
+use super::summary::match_to_proto;
 use super::{action_detail, bearer_token, client_of, edge, match_id, paging};
 use crate::config::LimitSettings;
 use crate::error::{RateLimit, ServiceError, excerpt, to_status};
@@ -24,7 +25,6 @@ use crate::hosting::actor::Subscription;
 use crate::hosting::feed::{FeedFilter, follow};
 use crate::hosting::slots::{Slot, Slots};
 use crate::hosting::status::MatchStatus;
-use crate::hosting::summary::MatchSummary;
 use crate::hosting::{MatchFilter, MatchHandle, MatchRegistry, NewMatch, SeatCall, Submission};
 
 /// The longest player name accepted, in characters.
@@ -202,7 +202,7 @@ impl MatchApi {
             |handle, token| async move { handle.seat_call(token, call).await },
         )
         .await
-        .map(|summary| summary.to_proto())
+        .map(|summary| match_to_proto(&summary))
     }
 }
 
@@ -374,7 +374,7 @@ impl pb::match_service_server::MatchService for MatchApi {
                 .await?;
             tracing::Span::current().record("match_id", created.setup.match_id.as_str());
             Ok(Response::new(pb::CreateMatchResponse {
-                r#match: Some(created.to_proto()),
+                r#match: Some(match_to_proto(&created)),
             }))
         })
         .await
@@ -396,7 +396,7 @@ impl pb::match_service_server::MatchService for MatchApi {
                 )
                 .await?;
             Ok(Response::new(pb::GetMatchResponse {
-                r#match: Some(summary.to_proto()),
+                r#match: Some(match_to_proto(&summary)),
                 view: Some(view),
             }))
         })
@@ -430,7 +430,7 @@ impl pb::match_service_server::MatchService for MatchApi {
             let position = paging::decode(&scope, &request.page_token)?;
             let page = self.registry.list(&filter, position, size).await?;
             Ok(Response::new(pb::ListMatchesResponse {
-                matches: page.matches.iter().map(MatchSummary::to_proto).collect(),
+                matches: page.matches.iter().map(match_to_proto).collect(),
                 next_page_token: page
                     .next_position
                     .map(|p| paging::encode(&scope, p))
@@ -461,7 +461,7 @@ impl pb::match_service_server::MatchService for MatchApi {
             Ok(Response::new(pb::JoinMatchResponse {
                 seat: joined.seat_name.to_owned(),
                 seat_token: joined.seat_token,
-                r#match: Some(joined.summary.to_proto()),
+                r#match: Some(match_to_proto(&joined.summary)),
             }))
         })
         .await

@@ -10,6 +10,7 @@ mod rate_limit;
 mod replay;
 mod server;
 pub mod stream;
+mod summary;
 mod variants;
 
 pub use matches::MatchApi;

@@ -5,16 +5,17 @@ use pitchmate_proto::v1 as pb;
 use pitchmate_rules::Viewer;
 
 use crate::hosting::Replay;
-use crate::hosting::summary::replay_header;
+
+use super::summary::{replay_header, result_to_proto, seats_to_proto};
 
 pub fn replay_to_proto(replay: &Replay) -> pb::GetReplayResponse {
     let over = replay.is_over();
     let progress = &replay.progress;
     pb::GetReplayResponse {
         header: Some(pb::ReplayHeader {
-            seats: progress.seats_to_proto(),
+            seats: seats_to_proto(progress),
             status: progress.status.to_wire(),
-            result: progress.result_to_proto(),
+            result: result_to_proto(progress),
             ..replay_header(&replay.setup, over)
         }),
         events: replay

@@ -469,7 +469,7 @@ mod tests {
     /// Plays `count` actions (the first legal one each time) for whoever is to act.
     async fn play(handle: &MatchHandle, tokens: &[(String, String)], count: usize) {
         for _ in 0..count {
-            let summary = handle.summary().to_proto();
+            let summary = super::super::summary::match_to_proto(&handle.summary());
             let seat = summary.turn.unwrap().to_act[0].clone();
             let token = tokens
                 .iter()
