@@ -128,6 +128,16 @@ impl TestServer {
     }
 }
 
+/// A server a test drops without stopping it stops as its sender goes, and its data directory
+/// goes with it (a stopped or restarted one has handed its directory on already).
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        if self.stop.is_some() {
+            let _ = std::fs::remove_dir_all(&self.data_dir);
+        }
+    }
+}
+
 /// A request carrying a seat token.
 pub fn authed<T>(message: T, token: &str) -> Request<T> {
     let mut request = Request::new(message);
