@@ -37,7 +37,7 @@ use super::referee::{
 use super::slots::Slot;
 use super::status::MatchStatus;
 use super::summary::MatchSummary;
-use super::token::SeatToken;
+use super::token::{SeatToken, TokenHash};
 use crate::error::ServiceError;
 use pitchmate_games::HostedGame;
 use pitchmate_store::{AnswerRow, Append, MatchRow, StatusChange, Store, StoreError, StoredMatch};
@@ -123,6 +123,8 @@ pub enum Command {
     Join {
         seat: Option<String>,
         player_name: String,
+        /// `None`: a fresh seat token.
+        credential: Option<String>,
         reply: Reply<Joined>,
     },
     LegalActions {
@@ -231,6 +233,7 @@ impl MatchHandle {
         self.call(|reply| Command::Snapshot { token, reply }).await
     }
 
+    /// Takes a seat with a fresh seat token, which the answer shows once.
     pub async fn join(
         &self,
         seat: Option<String>,
@@ -239,6 +242,24 @@ impl MatchHandle {
         self.call(|reply| Command::Join {
             seat,
             player_name,
+            credential: None,
+            reply,
+        })
+        .await
+    }
+
+    /// Takes a seat for the holder of `credential` (see [`crate::token::account_credential`]),
+    /// who acts by presenting it again: the answer has no seat token.
+    pub async fn join_as(
+        &self,
+        seat: Option<String>,
+        player_name: String,
+        credential: String,
+    ) -> Result<Joined, ServiceError> {
+        self.call(|reply| Command::Join {
+            seat,
+            player_name,
+            credential: Some(credential),
             reply,
         })
         .await
@@ -730,10 +751,11 @@ impl MatchActor {
             Command::Join {
                 seat,
                 player_name,
+                credential,
                 reply,
             } => {
                 let mark = self.referee.mark();
-                let result = self.join(seat, player_name);
+                let result = self.join(seat, player_name, credential);
                 return self.reply_after_commit(mark, None, result, reply).await;
             }
             Command::LegalActions {
@@ -832,17 +854,28 @@ impl MatchActor {
         });
     }
 
-    fn join(&mut self, seat: Option<String>, player_name: String) -> Result<Joined, ServiceError> {
+    fn join(
+        &mut self,
+        seat: Option<String>,
+        player_name: String,
+        credential: Option<String>,
+    ) -> Result<Joined, ServiceError> {
         self.require_writable()?;
-        let token = SeatToken::generate().map_err(|e| {
-            ServiceError::Unavailable(format!("no randomness for a seat token: {e}"))
-        })?;
+        let (hash, seat_token) = match credential {
+            Some(credential) => (TokenHash::of(&credential), String::new()),
+            None => {
+                let token = SeatToken::generate().map_err(|e| {
+                    ServiceError::Unavailable(format!("no randomness for a seat token: {e}"))
+                })?;
+                (token.hash(), token.reveal())
+            }
+        };
         let now = clock::now();
-        let seat = self.referee.join(seat, player_name, token.hash(), now)?;
+        let seat = self.referee.join(seat, player_name, hash, now)?;
         self.presence[seat.index()].seen(now);
         Ok(Joined {
             seat_name: self.referee.seat_name(seat),
-            seat_token: token.reveal(),
+            seat_token,
             summary: self.referee.summary_for(Viewer::Seat(seat)),
         })
     }
@@ -1006,7 +1039,6 @@ mod tests {
     use super::*;
     use crate::chance::MatchChance;
     use crate::clock::Hosting;
-    use crate::token::TokenHash;
     use pitchmate_games::{ActionChoice, GameRegistry};
     use pitchmate_store::scratch::scratch_store;
 

@@ -161,6 +161,21 @@ pub enum ServiceError {
         field: String,
         error: Box<ServiceError>,
     },
+    /// The credential presented already holds seat `seat` of this match: a bot plays one seat
+    /// of a match.
+    #[error(
+        "you already hold seat `{}` of this match; one bot plays one seat of a match",
+        quoted(.0)
+    )]
+    AlreadySeated(String),
+    /// A refusal of a service beside the hosting (bots and their keys, leagues), with its own
+    /// code and stable reason: those services speak the same errors at the edge.
+    #[error("{message}")]
+    Refused {
+        code: ErrorCode,
+        reason: &'static str,
+        message: String,
+    },
     /// A call produced no response in time: its request never finished, a `Play` stream never
     /// sent `open`. `by_client`: the client's own `grpc-timeout` was the shorter.
     #[error(
@@ -223,6 +238,8 @@ pub enum ErrorCode {
     InvalidArgument = 3,
     DeadlineExceeded = 4,
     NotFound = 5,
+    AlreadyExists = 6,
+    PermissionDenied = 7,
     ResourceExhausted = 8,
     FailedPrecondition = 9,
     Internal = 13,
@@ -280,6 +297,8 @@ impl ServiceError {
             Self::SeatStreamLimit { .. } => "SEAT_STREAM_LIMIT",
             Self::MessageTooLarge { .. } => "MESSAGE_TOO_LARGE",
             Self::CallTimeout { .. } => "CALL_TIMEOUT",
+            Self::AlreadySeated(_) => "ALREADY_SEATED",
+            Self::Refused { reason, .. } => reason,
         }
     }
 
@@ -297,7 +316,9 @@ impl ServiceError {
             | Self::DrawAlreadyOffered(_)
             | Self::NoDrawOffer
             | Self::AbortTooLate
-            | Self::OpponentConnected(_) => ErrorCode::FailedPrecondition,
+            | Self::OpponentConnected(_)
+            | Self::AlreadySeated(_) => ErrorCode::FailedPrecondition,
+            Self::Refused { code, .. } => *code,
             Self::MalformedNotation(_)
             | Self::UnknownSeat { .. }
             | Self::InvalidOption(_)
@@ -368,7 +389,7 @@ impl ServiceError {
             Self::UnknownVariant { id, .. } | Self::DrawNotPossible(id) => {
                 HashMap::from([("variant_id".to_owned(), id.clone())])
             }
-            Self::SeatTaken(seat) | Self::UnknownSeat { seat, .. } => {
+            Self::SeatTaken(seat) | Self::UnknownSeat { seat, .. } | Self::AlreadySeated(seat) => {
                 HashMap::from([("seat".to_owned(), seat.clone())])
             }
             Self::MatchNotActive { status, .. } => {

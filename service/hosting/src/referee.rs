@@ -697,6 +697,11 @@ impl Referee {
                 hint: "its seats can no longer be taken; create a new match",
             });
         }
+        // Only an account's credential can come twice (a token is drawn anew for each seat):
+        // one credential holding two seats could not tell which it acts for.
+        if let Some(held) = self.seats.iter().find(|s| s.token == Some(token_hash)) {
+            return Err(ServiceError::AlreadySeated(held.name.to_owned()));
+        }
         let index = match seat {
             Some(name) => {
                 let index = self

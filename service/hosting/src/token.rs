@@ -31,6 +31,14 @@ impl SeatToken {
     }
 }
 
+/// The credential a seat held by an account (a bot) is known by, in place of a seat token: the
+/// API edge presents it for a call once it has checked the account's API key. It begins with a
+/// control character, which no `authorization` header can carry, so no client can present it
+/// as a seat token; the seat keeps only its hash, as for a token.
+pub fn account_credential(account_id: &str) -> String {
+    format!("\u{1}account\u{1}{account_id}")
+}
+
 /// Never prints the secret, so a token cannot leak through a log line.
 impl fmt::Debug for SeatToken {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -36,6 +36,22 @@ pub struct Cli {
     /// Log filter in RUST_LOG syntax, e.g. `info,pitchmate_server=debug` [default: info].
     #[arg(long, value_name = "FILTER")]
     pub log_filter: Option<String>,
+    /// Instead of serving, one of these; without one, the server runs.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// What the `pitchmate` binary does besides serving.
+#[derive(Clone, Debug, PartialEq, Eq, clap::Subcommand)]
+pub enum Command {
+    /// Makes an API key with scope OPERATOR in the store the settings name (the server may be
+    /// running on it) and prints it once. This is how the first operator key comes to exist;
+    /// with one, CreateApiKey makes more.
+    OperatorKey {
+        /// A name for the key, shown in ListApiKeys.
+        #[arg(long, default_value = "operator")]
+        label: String,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -48,6 +64,7 @@ pub struct Settings {
     pub limits: LimitSettings,
     pub store: StoreSettings,
     pub connections: ConnectionSettings,
+    pub bots: BotSettings,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -153,6 +170,16 @@ pub struct StoreSettings {
     pub url: String,
 }
 
+/// What a new bot is allowed until an operator changes it (UpdateBot).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BotSettings {
+    /// Live matches a new bot may play at once.
+    pub max_concurrent: u32,
+    /// Matches a new bot may play a day.
+    pub daily_cap: u32,
+}
+
 impl Settings {
     /// Reads every layer, the environment from this process.
     pub fn load(cli: &Cli) -> Result<Self, ConfigError> {
@@ -195,7 +222,9 @@ impl Settings {
             .set_default("connections.idle_timeout_secs", 600)?
             .set_default("connections.max_age_secs", 7_200)?
             .set_default("connections.max_age_grace_secs", 600)?
-            .set_default("connections.shutdown_timeout_secs", 20)?;
+            .set_default("connections.shutdown_timeout_secs", 20)?
+            .set_default("bots.max_concurrent", 1)?
+            .set_default("bots.daily_cap", 1000)?;
         if let Some(path) = &cli.config {
             builder = builder.add_source(File::from(path.as_path()).format(FileFormat::Toml));
         }
@@ -358,6 +387,10 @@ mod tests {
         assert_eq!(connections.max_age_secs, 7_200);
         assert_eq!(connections.max_age_grace_secs, 600);
         assert_eq!(connections.shutdown_timeout_secs, 20);
+        assert_eq!(
+            (settings.bots.max_concurrent, settings.bots.daily_cap),
+            (1, 1000)
+        );
     }
 
     #[test]
@@ -372,6 +405,7 @@ mod tests {
         assert_eq!(sample.connections, defaults.connections);
         assert_eq!(sample.limits, defaults.limits);
         assert_eq!(sample.stream, defaults.stream);
+        assert_eq!(sample.bots, defaults.bots);
     }
 
     #[test]

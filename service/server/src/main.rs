@@ -3,7 +3,8 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use pitchmate_server::config::{Cli, Settings};
+use pitchmate_server::config::{Cli, Command, Settings};
+use pitchmate_server::server::create_operator_key;
 use pitchmate_server::{serve, telemetry};
 
 // Answers and events are many small buffers built and dropped per call; under load glibc's
@@ -21,6 +22,23 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(Command::OperatorKey { label }) = cli.command {
+        return match create_operator_key(&settings, label).await {
+            Ok(issued) => {
+                println!("{}", issued.secret);
+                eprintln!(
+                    "pitchmate: operator key `{}` made; it is shown only this once. Send it as \
+                     `authorization: Bearer <key>`.",
+                    issued.key.key_id
+                );
+                ExitCode::SUCCESS
+            }
+            Err(error) => {
+                eprintln!("pitchmate: cannot make an operator key: {error}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     if let Err(error) = telemetry::init(&settings.log) {
         eprintln!("pitchmate: {error}");
         return ExitCode::from(2);

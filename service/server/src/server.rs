@@ -11,15 +11,17 @@ use tokio::sync::watch;
 use tonic::server::NamedService;
 use tonic::service::RoutesBuilder;
 
-use crate::api::{MatchApi, MessageSize, ServerApi, VariantApi};
+use crate::api::{BotApi, Credentials, MatchApi, MessageSize, ServerApi, VariantApi};
 use crate::config::Settings;
 use crate::games::GameRegistry;
 use crate::hosting::{ActorLimits, MatchRegistry};
 use crate::store::{Store, StoreError, StoreHealth};
 use crate::transport;
+use pb::bot_service_server::BotServiceServer;
 use pb::match_service_server::MatchServiceServer;
 use pb::server_service_server::ServerServiceServer;
 use pb::variant_service_server::VariantServiceServer;
+use pitchmate_leagues::{Accounts, BotDefaults};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
@@ -32,6 +34,8 @@ pub enum ServeError {
     Store(#[from] StoreError),
     #[error("reflection descriptors: {0}")]
     Reflection(#[from] tonic_reflection::server::Error),
+    #[error("{0}")]
+    Accounts(#[from] pitchmate_leagues::LeagueError),
 }
 
 /// Serves the standard server (see [`ServerBuilder::serve`]) with `settings`.
@@ -56,6 +60,8 @@ pub type HttpService = tower::util::BoxCloneSyncService<
 /// the lifecycle feed), and the signal that the server is stopping.
 pub struct Hosted {
     pub registry: Arc<MatchRegistry>,
+    /// The bots and their keys.
+    pub accounts: Arc<Accounts>,
     pub store: Store,
     pub stopping: watch::Receiver<bool>,
 }
@@ -164,6 +170,26 @@ impl ServerBuilder {
     }
 }
 
+/// Makes an operator key in the store `settings` name and returns it, to be shown once: the
+/// `pitchmate operator-key` command. A server running on the same store accepts it the first
+/// time it is presented.
+pub async fn create_operator_key(
+    settings: &Settings,
+    label: String,
+) -> Result<pitchmate_leagues::IssuedKey, ServeError> {
+    let store = open_store(settings).await?;
+    let defaults = BotDefaults {
+        max_concurrent: settings.bots.max_concurrent,
+        daily_cap: settings.bots.daily_cap,
+    };
+    let accounts = Accounts::open(store.clone(), defaults, Vec::new()).await?;
+    let issued = accounts
+        .create_operator_key(label, std::time::SystemTime::now())
+        .await;
+    store.close().await?;
+    Ok(issued?)
+}
+
 async fn open_store(settings: &Settings) -> Result<Store, ServeError> {
     std::fs::create_dir_all(&settings.data_dir).map_err(|source| ServeError::DataDir {
         path: settings.data_dir.display().to_string(),
@@ -199,9 +225,30 @@ async fn serve_with(
         limits.open_matches_per_client,
     )
     .await?;
+    let accounts = Arc::new(
+        Accounts::open(
+            store.clone(),
+            BotDefaults {
+                max_concurrent: settings.bots.max_concurrent,
+                daily_cap: settings.bots.daily_cap,
+            },
+            registry
+                .games()
+                .variants()
+                .map(|v| v.id.to_owned())
+                .collect(),
+        )
+        .await?,
+    );
+    let credentials = Arc::new(Credentials::new(
+        Arc::clone(&accounts),
+        limits.auth_failures_per_second,
+        limits.auth_failure_burst,
+    ));
     let (stopping_sender, stopping) = watch::channel(false);
     let hosted = Hosted {
         registry: Arc::clone(&registry),
+        accounts,
         store: store.clone(),
         stopping: stopping.clone(),
     };
@@ -209,7 +256,15 @@ async fn serve_with(
         Arc::clone(&registry),
         Duration::from_secs(settings.stream.heartbeat_secs),
         limits,
+        Arc::clone(&credentials),
         stopping,
+    ))
+    .max_decoding_message_size(limits.max_request_bytes)
+    .max_encoding_message_size(limits.max_response_bytes);
+    let bot_api = BotServiceServer::new(BotApi::new(
+        credentials,
+        limits.creates_per_second,
+        limits.create_burst,
     ))
     .max_decoding_message_size(limits.max_request_bytes)
     .max_encoding_message_size(limits.max_response_bytes);
@@ -255,6 +310,7 @@ async fn serve_with(
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(match_api)
+        .add_service(bot_api)
         .add_service(variant_api)
         .add_service(server_api);
     for add in add_services {
@@ -290,6 +346,7 @@ async fn report_health(
     for service in [
         "",
         <MatchServiceServer<MatchApi> as NamedService>::NAME,
+        <BotServiceServer<BotApi> as NamedService>::NAME,
         <VariantServiceServer<VariantApi> as NamedService>::NAME,
         <ServerServiceServer<ServerApi> as NamedService>::NAME,
     ] {

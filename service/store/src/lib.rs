@@ -21,7 +21,11 @@
 //! probe succeeds; then it is writable again. [`Store::writable`] tells the hosting and the
 //! health service which state it is in. The failed batch's matches drop what they had not
 //! stored and come back from what was committed (see `hosting`).
+//!
+//! Beside matches the store keeps bots and their API keys (see `accounts.rs`), written outside
+//! the group commit.
 
+mod accounts;
 mod packed;
 mod postgres;
 mod sqlite;
@@ -31,6 +35,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
+
+pub use accounts::{ApiKeyRow, BotRow};
 
 /// The database file under the data directory.
 pub const SQLITE_FILE: &str = "pitchmate.db";
@@ -56,6 +62,10 @@ pub enum StoreError {
     /// A commit failed and the store has not yet shown it can write again.
     #[error("the store cannot write until it recovers from: {0}")]
     Unwritable(String),
+    /// A bot's name (without regard to ASCII case), a bot id or a key id is taken, or a key
+    /// names a bot that does not exist; nothing was written.
+    #[error("{0}")]
+    Conflict(String),
 }
 
 impl From<rusqlite::Error> for StoreError {
@@ -489,15 +499,24 @@ impl Store {
     }
 
     async fn write(&self, write: Write) -> Result<(), StoreError> {
-        if let StoreHealth::Unwritable(cause) = &*self.health.borrow() {
-            return Err(StoreError::Unwritable(cause.clone()));
-        }
+        self.may_write()?;
         let (done, committed) = oneshot::channel();
         self.requests
             .send(Request::Write(write, done))
             .await
             .map_err(|_| StoreError::Closed)?;
         committed.await.map_err(|_| StoreError::Closed)?
+    }
+
+    /// Whether a write may start now: not while the store is unwritable, nor once it is closed.
+    fn may_write(&self) -> Result<(), StoreError> {
+        if let StoreHealth::Unwritable(cause) = &*self.health.borrow() {
+            return Err(StoreError::Unwritable(cause.clone()));
+        }
+        if self.requests.is_closed() {
+            return Err(StoreError::Closed);
+        }
+        Ok(())
     }
 
     /// Every match's row, oldest first.
@@ -524,6 +543,74 @@ impl Store {
     /// Everything stored about a match, `None` when there is no such match.
     pub async fn load(&self, match_id: &str) -> Result<Option<StoredMatch>, StoreError> {
         self.backend.load(match_id).await
+    }
+
+    /// Stores a new bot and, in the same transaction, its first key. [`StoreError::Conflict`]
+    /// when the bot's name (without regard to ASCII case), its id or the key's id is taken, or
+    /// the key names another bot that does not exist; then nothing is written.
+    pub async fn create_bot(
+        &self,
+        bot: BotRow,
+        first_key: Option<ApiKeyRow>,
+    ) -> Result<(), StoreError> {
+        self.may_write()?;
+        self.backend.create_bot(bot, first_key).await
+    }
+
+    pub async fn bot(&self, bot_id: &str) -> Result<Option<BotRow>, StoreError> {
+        self.backend.bot(bot_id).await
+    }
+
+    /// The bot of this name, without regard to ASCII case.
+    pub async fn bot_named(&self, name: &str) -> Result<Option<BotRow>, StoreError> {
+        self.backend.bot_named(name).await
+    }
+
+    /// Up to `limit` bots by name, ASCII case aside; a page goes on after the bot named
+    /// `after_name` (the last of the page before, in any case).
+    pub async fn bots(
+        &self,
+        after_name: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<BotRow>, StoreError> {
+        self.backend.bots(after_name, limit).await
+    }
+
+    /// Sets the name, owner, description, variants and caps of the bot with `bot.bot_id`; its
+    /// create time stays. `false` when there is no such bot; [`StoreError::Conflict`] when
+    /// another bot has the name.
+    pub async fn update_bot(&self, bot: BotRow) -> Result<bool, StoreError> {
+        self.may_write()?;
+        self.backend.update_bot(bot).await
+    }
+
+    /// Stores a new key. [`StoreError::Conflict`] when its id is taken or it names a bot that
+    /// does not exist; then nothing is written.
+    pub async fn create_key(&self, key: ApiKeyRow) -> Result<(), StoreError> {
+        self.may_write()?;
+        self.backend.create_key(key).await
+    }
+
+    /// Every key, revoked ones too, by create time, then key id.
+    pub async fn keys(&self) -> Result<Vec<ApiKeyRow>, StoreError> {
+        self.backend.keys(None).await
+    }
+
+    /// One key, revoked or not.
+    pub async fn key(&self, key_id: &str) -> Result<Option<ApiKeyRow>, StoreError> {
+        self.backend.key(key_id).await
+    }
+
+    /// The keys of one bot, revoked ones too, by create time, then key id.
+    pub async fn keys_of(&self, bot_id: &str) -> Result<Vec<ApiKeyRow>, StoreError> {
+        self.backend.keys(Some(bot_id)).await
+    }
+
+    /// Revokes a key as of `time_nanos`. `false`, with nothing changed, when there is no such
+    /// key or it was revoked before.
+    pub async fn revoke_key(&self, key_id: &str, time_nanos: i64) -> Result<bool, StoreError> {
+        self.may_write()?;
+        self.backend.revoke_key(key_id, time_nanos).await
     }
 
     /// Commits everything queued, then closes the database; later writes fail with

@@ -17,6 +17,8 @@
 //! known in one query, every append in one `INSERT ... SELECT FROM unnest(...)`, every status
 //! change in one `UPDATE ... FROM unnest(...)`, and one per new match.
 
+mod accounts;
+
 use std::collections::HashMap;
 use std::future::Future;
 use std::sync::Arc;
@@ -138,6 +140,7 @@ const MIGRATIONS: &[Migration] = &[
     Migration::RowsInOwnFormat,
     Migration::Listings,
     Migration::SummariesInOwnFormat,
+    Migration::Sql(accounts::ACCOUNTS),
 ];
 
 /// The most match tails the writer remembers; past that it forgets them all and reads each
@@ -268,6 +271,10 @@ async fn within<T>(
     tokio::time::timeout(OPERATION_TIMEOUT, operation)
         .await
         .unwrap_or_else(|_| Err(timed_out()))
+}
+
+fn not_connected() -> StoreError {
+    StoreError::Unwritable("postgresql: the writer is not connected".to_owned())
 }
 
 fn timed_out() -> StoreError {
@@ -563,9 +570,7 @@ impl PostgresStore {
     pub async fn commit(&self, batch: Vec<Write>) -> Result<(), StoreError> {
         let mut slot = self.writer.lock().await;
         let Some(writer) = slot.as_mut() else {
-            return Err(StoreError::Unwritable(
-                "postgresql: the writer is not connected".to_owned(),
-            ));
+            return Err(not_connected());
         };
         let Writer {
             client,

@@ -13,6 +13,8 @@
 //! batch from a thousand matches touches a page per match (schema 1, with inputs, events and
 //! answers in three tables keyed by the match's text id, three or more).
 
+mod accounts;
+
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -134,6 +136,7 @@ const MIGRATIONS: &[Migration] = &[
     Migration::RowsInOwnFormat,
     Migration::Listings,
     Migration::SummariesInOwnFormat,
+    Migration::Sql(accounts::ACCOUNTS),
 ];
 
 /// How often, at most, the writer folds the write-ahead log into the database file.

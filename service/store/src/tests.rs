@@ -9,6 +9,8 @@ use std::path::PathBuf;
 use super::*;
 use crate::scratch::{ScratchDir, scratch_store};
 
+mod accounts;
+
 const DEFAULT_POSTGRES_URL: &str = "postgres://postgres@127.0.0.1:5432/test";
 
 /// Checks a write was refused by the database itself, then waits until the store, unwritable

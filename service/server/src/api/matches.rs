@@ -12,6 +12,7 @@ use tokio::time::Instant;
 use tokio_stream::{Stream, StreamExt};
 use tonic::{Request, Response, Status, Streaming};
 
+use super::credentials::Credentials;
 use super::hosting_options::hosting_from_request;
 use super::rate_limit::{ActionRateLimiter, RateLimiter};
 use super::replay::replay_to_proto;
@@ -25,7 +26,9 @@ use crate::hosting::actor::Subscription;
 use crate::hosting::feed::{FeedFilter, follow};
 use crate::hosting::slots::{Slot, Slots};
 use crate::hosting::status::MatchStatus;
+use crate::hosting::token::account_credential;
 use crate::hosting::{MatchFilter, MatchHandle, MatchRegistry, NewMatch, SeatCall, Submission};
+use pitchmate_leagues::{Bot, key};
 
 /// The longest player name accepted, in characters.
 const MAX_PLAYER_NAME: usize = 64;
@@ -42,7 +45,8 @@ pub struct MatchApi {
     seat_streams: Slots<String>,
     action_rate: Arc<ActionRateLimiter>,
     creations: RateLimiter<IpAddr>,
-    auth_failures: RateLimiter<IpAddr>,
+    /// Who calls, and the allowance of wrong tokens and keys per address.
+    credentials: Arc<Credentials>,
     /// Turns true when the server shuts down, closing every event stream.
     stopping: watch::Receiver<bool>,
 }
@@ -52,6 +56,7 @@ impl MatchApi {
         registry: Arc<MatchRegistry>,
         heartbeat: Duration,
         limits: &LimitSettings,
+        credentials: Arc<Credentials>,
         stopping: watch::Receiver<bool>,
     ) -> Self {
         Self {
@@ -69,11 +74,7 @@ impl MatchApi {
                 limits.creates_per_second,
                 limits.create_burst,
             ),
-            auth_failures: RateLimiter::new(
-                RateLimit::FailedAuthentications,
-                limits.auth_failures_per_second,
-                limits.auth_failure_burst,
-            ),
+            credentials,
             stopping,
         }
     }
@@ -89,12 +90,14 @@ impl MatchApi {
         call: impl Future<Output = Result<T, ServiceError>>,
     ) -> Result<T, ServiceError> {
         if token.is_some() {
-            self.auth_failures.check(&client, Instant::now())?;
+            self.credentials
+                .auth_failures
+                .check(&client, Instant::now())?;
         }
         let result = call.await;
         if let Err(ServiceError::InvalidSeatToken(_)) = &result {
             // Over the allowance already: the next call is refused by the check above.
-            let _ = self.auth_failures.take(&client, Instant::now());
+            let _ = self.credentials.auth_failures.take(&client, Instant::now());
         }
         result
     }
@@ -123,13 +126,29 @@ impl MatchApi {
         }
     }
 
-    /// The bearer token of an acting call, after charging it to the token's rate limit. Calls
-    /// without a token are not charged: the match refuses them anyway.
-    fn acting_token(
+    /// The bot a JoinMatch takes its seat for: the holder of the PLAY key it presents, if it
+    /// presents one (a seat token on JoinMatch means nothing and is ignored, as ever).
+    async fn joining_bot<T>(&self, request: &Request<T>) -> Result<Option<Bot>, ServiceError> {
+        match bearer_token(request.metadata())? {
+            Some(presented) if key::is_api_key(&presented) => {
+                let bot_id = self
+                    .credentials
+                    .playing_bot(client_of(request), &presented)
+                    .await?;
+                Ok(Some(self.credentials.accounts.bot(&bot_id).await?))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// The seat credential of an acting call, after charging it to the credential's rate
+    /// limit. Calls without one are not charged: the match refuses them anyway.
+    async fn acting_token(
         &self,
+        client: IpAddr,
         metadata: &tonic::metadata::MetadataMap,
     ) -> Result<Option<String>, ServiceError> {
-        let token = bearer_token(metadata)?;
+        let token = self.credentials.seat_credential(client, metadata).await?;
         if let Some(token) = &token {
             self.action_rate.take(token, Instant::now())?;
         }
@@ -194,7 +213,9 @@ impl MatchApi {
         id: &str,
         call: SeatCall,
     ) -> Result<pb::Match, ServiceError> {
-        let token = self.acting_token(request.metadata())?;
+        let token = self
+            .acting_token(client_of(request), request.metadata())
+            .await?;
         self.call_match(
             client_of(request),
             &token,
@@ -204,6 +225,19 @@ impl MatchApi {
         .await
         .map(|summary| match_to_proto(&summary))
     }
+}
+
+/// A bot plays under its own name: a join with its key may leave `player_name` empty or give
+/// that name.
+fn bot_player_name(requested: &str, bot: &Bot) -> Result<String, ServiceError> {
+    if requested.is_empty() || requested == bot.name {
+        return Ok(bot.name.clone());
+    }
+    Err(ServiceError::InvalidArgument(format!(
+        "a bot plays under its own name, `{}`; leave `player_name` empty",
+        bot.name
+    ))
+    .at("player_name"))
 }
 
 /// Checks a player name: it is shown to opponents, spectators and in logs, so it is short and
@@ -386,7 +420,10 @@ impl pb::match_service_server::MatchService for MatchApi {
         request: Request<pb::GetMatchRequest>,
     ) -> Result<Response<pb::GetMatchResponse>, Status> {
         edge(async move {
-            let token = bearer_token(request.metadata())?;
+            let token = self
+                .credentials
+                .seat_credential(client_of(&request), request.metadata())
+                .await?;
             let (summary, view) = self
                 .call_match(
                     client_of(&request),
@@ -446,15 +483,27 @@ impl pb::match_service_server::MatchService for MatchApi {
         request: Request<pb::JoinMatchRequest>,
     ) -> Result<Response<pb::JoinMatchResponse>, Status> {
         edge(async move {
+            let bot = self.joining_bot(&request).await?;
             let request = request.into_inner();
             let id = match_id("match_id", &request.match_id)?;
             player_name(&request.player_name)?;
             let seat = Some(request.seat).filter(|s| !s.is_empty());
+            let player = match &bot {
+                Some(bot) => bot_player_name(&request.player_name, bot)?,
+                None => request.player_name.clone(),
+            };
+            let credential = bot.map(|bot| account_credential(&bot.bot_id));
             let joined = self
                 .registry
                 .call(id, |handle| {
-                    let (seat, name) = (seat.clone(), request.player_name.clone());
-                    async move { handle.join(seat, name).await }
+                    let (seat, name, credential) =
+                        (seat.clone(), player.clone(), credential.clone());
+                    async move {
+                        match credential {
+                            Some(credential) => handle.join_as(seat, name, credential).await,
+                            None => handle.join(seat, name).await,
+                        }
+                    }
                 })
                 .await
                 .map_err(|error| error.at("seat"))?;
@@ -473,7 +522,10 @@ impl pb::match_service_server::MatchService for MatchApi {
         request: Request<pb::GetLegalActionsRequest>,
     ) -> Result<Response<pb::GetLegalActionsResponse>, Status> {
         edge(async move {
-            let token = bearer_token(request.metadata())?;
+            let token = self
+                .credentials
+                .seat_credential(client_of(&request), request.metadata())
+                .await?;
             let detail = action_detail("detail", request.get_ref().detail)?;
             let legal = self
                 .call_match(
@@ -494,7 +546,9 @@ impl pb::match_service_server::MatchService for MatchApi {
         request: Request<pb::SubmitActionRequest>,
     ) -> Result<Response<pb::SubmitActionResponse>, Status> {
         edge(async move {
-            let token = self.acting_token(request.metadata())?;
+            let token = self
+                .acting_token(client_of(&request), request.metadata())
+                .await?;
             let client = client_of(&request);
             let request = request.into_inner();
             let submitted = self
@@ -672,7 +726,10 @@ impl pb::match_service_server::MatchService for MatchApi {
         request: Request<pb::StreamMatchEventsRequest>,
     ) -> Result<Response<Self::StreamMatchEventsStream>, Status> {
         edge(async move {
-            let token = bearer_token(request.metadata())?;
+            let token = self
+                .credentials
+                .seat_credential(client_of(&request), request.metadata())
+                .await?;
             let client = client_of(&request);
             let request = request.into_inner();
             let prompt_detail = action_detail("prompt_detail", request.prompt_detail)?;
@@ -756,7 +813,11 @@ impl pb::match_service_server::MatchService for MatchApi {
         &self,
         request: Request<Streaming<pb::PlayRequest>>,
     ) -> Result<Response<Self::PlayStream>, Status> {
-        let token = bearer_token(request.metadata()).map_err(to_status)?;
+        let token = self
+            .credentials
+            .seat_credential(client_of(&request), request.metadata())
+            .await
+            .map_err(to_status)?;
         let client = client_of(&request);
         let mut inbound = request.into_inner();
         // The client's own request stream failing ends the call with its status as it is.

@@ -1,6 +1,8 @@
 //! The gRPC services. Thin: read and check the request, ask the registry or the match's actor,
 //! shape the reply. Every RPC runs in an `rpc` span naming the method and match.
 
+mod bots;
+mod credentials;
 mod hosting_options;
 mod lifecycle;
 mod matches;
@@ -13,6 +15,8 @@ pub mod stream;
 mod summary;
 mod variants;
 
+pub use bots::BotApi;
+pub use credentials::Credentials;
 pub use matches::MatchApi;
 pub use message_size::MessageSize;
 pub use rate_limit::{ActionRateLimiter, RateLimiter};

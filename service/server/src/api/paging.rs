@@ -20,8 +20,9 @@ pub fn page_size(requested: i32) -> Result<usize, ServiceError> {
     }
 }
 
-/// Writes a token for the page starting at `position` of the listing `scope` names.
-pub fn encode(scope: &str, position: u64) -> String {
+/// Writes a token for the page starting at `position` of the listing `scope` names (a
+/// number, or a name without line breaks).
+pub fn encode(scope: &str, position: impl std::fmt::Display) -> String {
     format!("{scope}\n{position}")
         .bytes()
         .map(|b| format!("{b:02x}"))
@@ -29,7 +30,7 @@ pub fn encode(scope: &str, position: u64) -> String {
 }
 
 /// Reads a token; empty means the first page.
-pub fn decode(scope: &str, token: &str) -> Result<Option<u64>, ServiceError> {
+pub fn decode<T: std::str::FromStr>(scope: &str, token: &str) -> Result<Option<T>, ServiceError> {
     if token.is_empty() {
         return Ok(None);
     }
@@ -73,7 +74,13 @@ mod tests {
     fn tokens_round_trip_only_within_their_scope() {
         let token = encode("matches|soccer-chess|0", 42);
         assert_eq!(decode("matches|soccer-chess|0", &token).unwrap(), Some(42));
-        assert_eq!(decode("matches|soccer-chess|0", "").unwrap(), None);
+        assert_eq!(decode::<u64>("matches|soccer-chess|0", "").unwrap(), None);
+        // A name as the position, as bots are listed.
+        let by_name = encode("bots", "Bravo_2");
+        assert_eq!(
+            decode("bots", &by_name).unwrap(),
+            Some("Bravo_2".to_owned())
+        );
         for (scope, bad) in [
             ("matches||0", token.as_str()),
             ("matches|soccer-chess|0", "zz"),
@@ -81,7 +88,7 @@ mod tests {
             ("matches|soccer-chess|0", "not a token"),
         ] {
             assert_eq!(
-                decode(scope, bad).unwrap_err().reason(),
+                decode::<u64>(scope, bad).unwrap_err().reason(),
                 "INVALID_ARGUMENT",
                 "{bad}"
             );

@@ -18,6 +18,7 @@ use tonic::transport::{Channel, Endpoint};
 use tonic::{Request, Status};
 use tonic_types::StatusExt;
 
+pub use pb::bot_service_client::BotServiceClient;
 pub use pb::match_service_client::MatchServiceClient;
 pub use pb::variant_service_client::VariantServiceClient;
 
@@ -92,6 +93,10 @@ impl TestServer {
     /// (Linux answers the whole 127.0.0.0/8): to the server's per-client limits, another client.
     pub async fn matches_from(&self, local: &str) -> MatchServiceClient<Channel> {
         MatchServiceClient::new(channel_from(self.address, local).await)
+    }
+
+    pub async fn bots(&self) -> BotServiceClient<Channel> {
+        BotServiceClient::new(self.channel().await)
     }
 
     pub async fn variants(&self) -> VariantServiceClient<Channel> {

@@ -1,0 +1,72 @@
+//! How bots and keys refuse: each refusal has its gRPC code and stable reason, and leaves the
+//! server as the hosting's errors do (a `ServiceError` at the edge).
+
+use pitchmate_hosting::error::{ErrorCode, ServiceError};
+use pitchmate_store::StoreError;
+
+use crate::scope::Scope;
+
+#[derive(Debug, thiserror::Error)]
+pub enum LeagueError {
+    /// A request field with a value no bot or key may have.
+    #[error("{message}")]
+    InvalidField {
+        field: &'static str,
+        message: String,
+    },
+    #[error(
+        "the API key is not valid: send the whole key CreateBot or CreateApiKey showed, as \
+         `authorization: Bearer pmk_...`"
+    )]
+    InvalidApiKey,
+    #[error("API key `{0}` was revoked; use another key of the bot, or ask for a new one")]
+    ApiKeyRevoked(String),
+    #[error("this call needs an API key with scope {}; {hint}", .scope.name())]
+    MissingScope { scope: Scope, hint: &'static str },
+    #[error("your API key does not act for bot `{0}`; use a key of that bot, or an OPERATOR key")]
+    NotYourBot(String),
+    #[error("no bot has the id or name `{0}`; ListBots shows the server's bots")]
+    BotNotFound(String),
+    #[error("no API key has the id `{0}`")]
+    ApiKeyNotFound(String),
+    #[error(
+        "the bot name `{0}` is taken (names are compared without regard to case); choose another"
+    )]
+    BotNameTaken(String),
+    #[error("the bots store is unavailable right now ({0}); retry shortly")]
+    Store(StoreError),
+    #[error("{0}; retry shortly")]
+    Unavailable(String),
+}
+
+impl From<StoreError> for LeagueError {
+    fn from(error: StoreError) -> Self {
+        Self::Store(error)
+    }
+}
+
+impl From<LeagueError> for ServiceError {
+    fn from(error: LeagueError) -> Self {
+        let refused = |code, reason| ServiceError::Refused {
+            code,
+            reason,
+            message: error.to_string(),
+        };
+        match &error {
+            LeagueError::InvalidField { field, message } => {
+                ServiceError::InvalidArgument(message.clone()).at(*field)
+            }
+            LeagueError::InvalidApiKey => refused(ErrorCode::Unauthenticated, "INVALID_API_KEY"),
+            LeagueError::ApiKeyRevoked(_) => refused(ErrorCode::Unauthenticated, "API_KEY_REVOKED"),
+            LeagueError::MissingScope { .. } => {
+                refused(ErrorCode::PermissionDenied, "MISSING_SCOPE")
+            }
+            LeagueError::NotYourBot(_) => refused(ErrorCode::PermissionDenied, "NOT_YOUR_BOT"),
+            LeagueError::BotNotFound(_) => refused(ErrorCode::NotFound, "BOT_NOT_FOUND"),
+            LeagueError::ApiKeyNotFound(_) => refused(ErrorCode::NotFound, "API_KEY_NOT_FOUND"),
+            LeagueError::BotNameTaken(_) => refused(ErrorCode::AlreadyExists, "BOT_NAME_TAKEN"),
+            LeagueError::Store(store) => ServiceError::StoreUnavailable(store.to_string()),
+            LeagueError::Unavailable(_) => refused(ErrorCode::Unavailable, "UNAVAILABLE"),
+        }
+    }
+}

@@ -1,0 +1,34 @@
+//! Bots that live on the server: identities that last beyond one seat, and the API keys they
+//! act with. A league (challenges, a queue, ratings, events) is built on these; the match core
+//! knows none of it and hosts a bot's seat as it hosts any other, by a credential whose hash it
+//! keeps (see `pitchmate_hosting::token::account_credential`).
+//!
+//! Everything here is kept in the store; the keys are also held in memory (hashed), so that
+//! checking a key on every action costs no database read.
+
+pub mod accounts;
+pub mod bot;
+pub mod error;
+pub mod key;
+pub mod scope;
+
+pub use accounts::{Accounts, BotDefaults, Caller, NewBot};
+pub use bot::{Bot, BotChange};
+pub use error::LeagueError;
+pub use key::{ApiKey, IssuedKey};
+pub use scope::{Scope, Scopes};
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// Nanoseconds since the Unix epoch, as the store keeps times (an i64 holds them until 2262).
+fn nanos(time: SystemTime) -> i64 {
+    time.duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
+}
+
+fn time(nanos: i64) -> SystemTime {
+    UNIX_EPOCH + Duration::from_nanos(u64::try_from(nanos).unwrap_or(0))
+}
+
+#[cfg(test)]
+mod accounts_tests;
