@@ -3,8 +3,9 @@
 //! (`src/bin/store-fixture.rs`) writes it; `tests/stored_fixture.rs` reads it back and holds a
 //! later server, opening the same database, to it.
 //!
-//! Everything here is what a client can learn through the public API, plus the seat tokens,
-//! which the database keeps only as hashes: without them nobody could play on.
+//! Everything here is what a client can learn through the public API, plus the seat tokens
+//! and the bots' API keys, which the database keeps only as hashes: without them nobody could
+//! play on, nor show that the stored keys still hold.
 
 use std::collections::BTreeMap;
 
@@ -14,6 +15,28 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
     pub matches: Vec<StoredMatch>,
+    /// The bots registered and their keys; fixtures from before bots (schema 7) have none.
+    #[serde(default)]
+    pub bots: Vec<BotRecord>,
+}
+
+impl Manifest {
+    /// The recorded bot named `name`.
+    pub fn bot(&self, name: &str) -> &BotRecord {
+        self.bots
+            .iter()
+            .find(|bot| bot.name == name)
+            .unwrap_or_else(|| panic!("the manifest has no bot {name}"))
+    }
+
+    /// What acting as `seat` of `stored` presents as `authorization: Bearer`: the seat's token,
+    /// or for a seat a bot holds a key its bot still plays with (the seat has no token).
+    pub fn credential(&self, stored: &StoredMatch, seat: &str) -> String {
+        match stored.bot_seats.get(seat) {
+            Some(bot) => self.bot(bot).play_key().secret.clone(),
+            None => stored.tokens[seat].clone(),
+        }
+    }
 }
 
 /// What the generator left a match doing.
@@ -92,8 +115,14 @@ pub struct StoredMatch {
     /// Every seat of the variant in the match's order, with the name of the player who took it
     /// (empty when free).
     pub seats: Vec<SeatRecord>,
-    /// The secret token of every seat taken, by seat name.
+    /// The secret token of every seat taken, by seat name. Empty for a seat a bot took with its
+    /// key: JoinMatch answers no token then (see `bot_seats`).
     pub tokens: BTreeMap<String, String>,
+    /// The seats bots took with their keys, by seat name: the name of the bot (one of
+    /// [`Manifest::bots`]). Such a seat acts with a key of its bot; fixtures from before bots
+    /// have none.
+    #[serde(default)]
+    pub bot_seats: BTreeMap<String, String>,
     /// The spectator's numbering: last seq and version.
     pub spectator: Seen,
     /// Each taken seat's own numbering (higher than the spectator's by its hidden choices).
@@ -213,6 +242,59 @@ impl HiddenRecord {
     pub fn drafted_items(details: &pb::GridironDetails) -> usize {
         let captain = details.own_captain != pb::GridironPieceKind::Unspecified as i32;
         usize::from(captain) + details.own_standard.len() + details.own_orders.len()
+    }
+}
+
+/// A bot as GetBot showed it, and every key made for it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BotRecord {
+    pub bot_id: String,
+    pub name: String,
+    pub owner: String,
+    pub description: String,
+    pub variants: Vec<String>,
+    pub max_concurrent: u32,
+    pub daily_cap: u32,
+    /// `Bot.create_time`, in whole seconds since the Unix epoch.
+    pub create_time_unix_secs: i64,
+    /// Oldest first: the key CreateBot answered, then those CreateApiKey made.
+    pub keys: Vec<KeyRecord>,
+}
+
+impl BotRecord {
+    /// The first of the bot's keys that is not revoked and may play.
+    pub fn play_key(&self) -> &KeyRecord {
+        self.keys
+            .iter()
+            .find(|key| !key.revoked && key.scopes.iter().any(|s| s == "API_KEY_SCOPE_PLAY"))
+            .unwrap_or_else(|| panic!("bot {} has no key that plays", self.name))
+    }
+}
+
+/// One API key as the answer that made it showed it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeyRecord {
+    pub key_id: String,
+    pub label: String,
+    /// `ApiKeyScope`s by their proto names, in the order the server listed them.
+    pub scopes: Vec<String>,
+    /// The whole key, `pmk_<key id>_<secret>`, shown only once by the server, which keeps its
+    /// hash alone.
+    pub secret: String,
+    /// Whether RevokeApiKey revoked it before the fixture was written.
+    pub revoked: bool,
+}
+
+impl KeyRecord {
+    /// `scopes` by their proto names.
+    pub fn scope_names(scopes: &[i32]) -> Vec<String> {
+        scopes
+            .iter()
+            .map(|&s| {
+                pb::ApiKeyScope::try_from(s)
+                    .map_or_else(|_| s.to_string(), |s| s.as_str_name().to_owned())
+            })
+            .collect()
     }
 }
 

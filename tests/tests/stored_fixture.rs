@@ -1,25 +1,28 @@
 //! A database written by an earlier server opens in this one and every match in it carries on.
 //!
-//! `fixtures/store-v2/`, `fixtures/store-v4/` and `fixtures/store-v6/` each hold a database
-//! written by the server of its time (schema 2, with actions and events as wire messages;
-//! schema 4, those in the match core's own format; schema 6, summaries and setups too), and a
-//! manifest of what the public API showed of each match when it was written (see their
-//! READMEs). This server, started on a copy of any of them, must show every match as it was
-//! (status, seats, numbering, turn, position, legal actions, hidden drafts, draw offer, result,
-//! chance),
+//! `fixtures/store-v2/`, `fixtures/store-v4/`, `fixtures/store-v6/` and `fixtures/store-v7/`
+//! each hold a database written by the server of its time (schema 2, with actions and events as
+//! wire messages; schema 4, those in the match core's own format; schema 6, summaries and setups
+//! too; schema 7, bots and their API keys, and matches whose seats bots hold), and a manifest of
+//! what the public API showed of each match when it was written (see their READMEs). This
+//! server, started on a copy of any of them, must show every match as it was (status, seats,
+//! numbering, turn, position, legal actions, hidden drafts, draw offer, result, chance),
 //! answer each recorded client action id as a duplicate, replay every finished match so that it
-//! verifies, and let every unfinished one be played to its end. Everything goes through the
-//! public API (the SDK), so the test keeps holding later servers, whatever their storage
-//! format, to reading this one.
+//! verifies, and let every unfinished one be played to its end, a bot's seat with its bot's key.
+//! It must also take every stored key that was live as its bot's, and go on refusing the
+//! revoked one. Everything goes through the public API (the SDK), so the test keeps holding
+//! later servers, whatever their storage format, to reading this one.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use pitchmate_client::pb::match_event::Kind;
-use pitchmate_client::{Choice, Client, RandomChoice, SeatHandle, pb, play, verify_replay};
+use pitchmate_client::{
+    Choice, Client, ClientError, RandomChoice, SeatHandle, pb, play, verify_replay,
+};
 use pitchmate_e2e::fixture::{
-    HiddenRecord, Manifest, ResultRecord, State, StoredMatch, TurnRecord, hex,
+    HiddenRecord, KeyRecord, Manifest, ResultRecord, State, StoredMatch, TurnRecord, hex,
 };
 use pitchmate_e2e::{TestServer, history_so_far};
 
@@ -29,6 +32,8 @@ const STORE_V2: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/store-v2")
 const STORE_V4: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/store-v4");
 /// Schema 6: summaries in the match core's own format too, setups in the store's own schema.
 const STORE_V6: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/store-v6");
+/// Schema 7: bots and their API keys beside the matches, and matches whose seats bots hold.
+const STORE_V7: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/store-v7");
 
 /// How far from the stored deadline the clock may be read either way: the test's own clock
 /// and the moment the server handles the deadline may differ by this much.
@@ -41,15 +46,16 @@ fn manifest(fixture: &str) -> Manifest {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("parse {}: {e}", path.display()))
 }
 
-/// The seats the manifest kept tokens for.
-fn taken_seats(stored: &StoredMatch) -> Vec<SeatHandle> {
+/// The seats taken when the fixture was written, each with what acts for it: the token the
+/// manifest kept, or for a seat a bot holds, a key of its bot.
+fn taken_seats(manifest: &Manifest, stored: &StoredMatch) -> Vec<SeatHandle> {
     stored
         .tokens
-        .iter()
-        .map(|(seat, token)| SeatHandle {
+        .keys()
+        .map(|seat| SeatHandle {
             match_id: stored.match_id.clone(),
             seat: seat.clone(),
-            token: token.clone(),
+            token: manifest.credential(stored, seat),
         })
         .collect()
 }
@@ -139,7 +145,7 @@ async fn check_clock_ran_out(client: &Client, stored: &StoredMatch, summary: &pb
 
 /// Everything the manifest recorded of `stored` is what the server shows now, before anything
 /// is played.
-async fn check_as_stored(client: &Client, stored: &StoredMatch) {
+async fn check_as_stored(client: &Client, manifest: &Manifest, stored: &StoredMatch) {
     let name = &stored.name;
     let got = client.get_match(&stored.match_id, None).await.unwrap();
     let (summary, view) = (got.r#match.unwrap(), got.view.unwrap());
@@ -199,9 +205,10 @@ async fn check_as_stored(client: &Client, stored: &StoredMatch) {
 
     check_chance(stored, summary.chance.as_ref().unwrap());
 
-    // Each seat, by the token only the manifest kept, sees its own numbering and actions.
+    // Each seat, by the token or key only the manifest kept, sees its own numbering and
+    // actions.
     let mut drafted = BTreeMap::new();
-    for seat in taken_seats(stored) {
+    for seat in taken_seats(manifest, stored) {
         let own = client
             .get_match(&stored.match_id, Some(&seat))
             .await
@@ -245,7 +252,8 @@ async fn check_as_stored(client: &Client, stored: &StoredMatch) {
 
     // The stored events stream from the first without a gap, as every viewer numbers them.
     if as_stored {
-        for seat in std::iter::once(None).chain(taken_seats(stored).iter().map(Some)) {
+        let seats = taken_seats(manifest, stored);
+        for seat in std::iter::once(None).chain(seats.iter().map(Some)) {
             let events = history_so_far(client, &stored.match_id, seat).await;
             let seqs: Vec<u64> = events.iter().map(|e| e.seq).collect();
             let last = seat.map_or(stored.spectator.last_seq, |s| {
@@ -256,7 +264,7 @@ async fn check_as_stored(client: &Client, stored: &StoredMatch) {
     }
 
     if let Some(retry) = &stored.retry {
-        let seat = taken_seats(stored)
+        let seat = taken_seats(manifest, stored)
             .into_iter()
             .find(|s| s.seat == retry.seat)
             .unwrap();
@@ -361,10 +369,14 @@ async fn check_listing(client: &Client, manifest: &Manifest) {
 }
 
 /// Takes the free seats, then ends the match: accepts a standing draw offer, or lets random
-/// bots play both seats to the end. Returns how it ended.
-async fn play_on(client: Client, stored: StoredMatch) -> pb::MatchResult {
+/// bots play both seats to the end, acting for the taken `seats` with what they carry (a seat
+/// token, or a bot's key). Returns how it ended.
+async fn play_on(
+    client: Client,
+    stored: StoredMatch,
+    mut seats: Vec<SeatHandle>,
+) -> pb::MatchResult {
     let name = stored.name.clone();
-    let mut seats = taken_seats(&stored);
     for seat in &stored.seats {
         if !stored.tokens.contains_key(&seat.seat) {
             let joined = client
@@ -423,6 +435,11 @@ async fn a_schema_6_database_opens_as_it_was_and_every_unfinished_match_plays_to
     opens_as_it_was_and_plays_to_the_end(STORE_V6).await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_schema_7_database_opens_as_it_was_and_every_unfinished_match_plays_to_its_end() {
+    opens_as_it_was_and_plays_to_the_end(STORE_V7).await;
+}
+
 async fn opens_as_it_was_and_plays_to_the_end(fixture: &str) {
     let manifest = manifest(fixture);
     for state in State::ALL {
@@ -452,7 +469,7 @@ async fn opens_as_it_was_and_plays_to_the_end(fixture: &str) {
     let client = server.client().await;
     check_listing(&client, &manifest).await;
     for stored in &manifest.matches {
-        check_as_stored(&client, stored).await;
+        check_as_stored(&client, &manifest, stored).await;
     }
 
     let unfinished: Vec<&StoredMatch> = manifest
@@ -462,7 +479,10 @@ async fn opens_as_it_was_and_plays_to_the_end(fixture: &str) {
         .collect();
     let playing: Vec<_> = unfinished
         .iter()
-        .map(|stored| tokio::spawn(play_on(client.clone(), (*stored).clone())))
+        .map(|stored| {
+            let seats = taken_seats(&manifest, stored);
+            tokio::spawn(play_on(client.clone(), (*stored).clone(), seats))
+        })
         .collect();
     for (stored, playing) in unfinished.iter().zip(playing) {
         let name = &stored.name;
@@ -509,6 +529,11 @@ async fn waiting_matches_stored_with_schema_4_expire() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn waiting_matches_stored_with_schema_6_expire() {
     waiting_matches_expire(STORE_V6).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn waiting_matches_stored_with_schema_7_expire() {
+    waiting_matches_expire(STORE_V7).await;
 }
 
 async fn waiting_matches_expire(fixture: &str) {
@@ -561,6 +586,219 @@ async fn waiting_matches_expire(fixture: &str) {
             matches!(ended, Some(pb::match_event::Kind::MatchEnded(_))),
             "{name}: the expiry is in the history: {ended:?}"
         );
+    }
+    server.stop().await;
+}
+
+/// `message` presenting `key` as `authorization: Bearer`, as a bot sends it on any service.
+fn with_key<T>(key: &str, message: T) -> tonic::Request<T> {
+    let mut request = tonic::Request::new(message);
+    let value = format!("Bearer {key}")
+        .parse()
+        .expect("a key fits in a header");
+    request.metadata_mut().insert("authorization", value);
+    request
+}
+
+/// The code and reason of a refused call.
+fn refusal(status: tonic::Status) -> (tonic::Code, String) {
+    let code = status.code();
+    let reason = ClientError::from(status).reason().unwrap_or_default();
+    (code, reason)
+}
+
+/// The bots stored with schema 7 outlast the server that wrote them, as the keys they were
+/// given: every key that was live still acts as its bot, the revoked one stays refused (also
+/// for the seat it took), each bot is found by name as it was, and the bot-held unfinished
+/// match plays to its end with nothing but the bots' keys.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_schema_7_database_keeps_its_bots_and_their_keys() {
+    let manifest = manifest(STORE_V7);
+    assert!(
+        manifest
+            .bots
+            .iter()
+            .any(|bot| bot.keys.iter().any(|key| key.revoked)),
+        "the fixture holds a revoked key"
+    );
+    let held: Vec<&StoredMatch> = manifest
+        .matches
+        .iter()
+        .filter(|m| !m.bot_seats.is_empty())
+        .collect();
+    assert!(
+        held.iter().any(|m| m.state.is_over()) && held.iter().any(|m| !m.state.is_over()),
+        "the fixture holds a finished and an unfinished match of bots"
+    );
+
+    let server = TestServer::start_on_copy_of(&Path::new(STORE_V7).join("data"), |settings| {
+        settings.limits.expire_unstarted_secs = 0;
+    })
+    .await;
+    let client = server.client().await;
+    let mut bots = pb::bot_service_client::BotServiceClient::connect(server.url())
+        .await
+        .unwrap();
+    for bot in &manifest.bots {
+        let name = &bot.name;
+        let found = bots
+            .get_bot(pb::GetBotRequest {
+                name: name.clone(),
+                ..Default::default()
+            })
+            .await
+            .unwrap_or_else(|e| panic!("{name}: get by name: {e}"))
+            .into_inner()
+            .bot
+            .unwrap();
+        assert_eq!(
+            (
+                &found.bot_id,
+                &found.name,
+                &found.owner,
+                &found.description,
+                &found.variants,
+                found.max_concurrent,
+                found.daily_cap,
+                found.create_time.map(|t| t.seconds),
+            ),
+            (
+                &bot.bot_id,
+                &bot.name,
+                &bot.owner,
+                &bot.description,
+                &bot.variants,
+                bot.max_concurrent,
+                bot.daily_cap,
+                Some(bot.create_time_unix_secs),
+            ),
+            "{name}: as stored"
+        );
+
+        for key in &bot.keys {
+            let answer = bots
+                .who_am_i(with_key(&key.secret, pb::WhoAmIRequest {}))
+                .await;
+            if key.revoked {
+                let refused = refusal(answer.expect_err("a revoked key stays revoked"));
+                assert_eq!(
+                    refused,
+                    (tonic::Code::Unauthenticated, "API_KEY_REVOKED".to_owned()),
+                    "{name}: {}",
+                    key.key_id
+                );
+                continue;
+            }
+            let me = answer
+                .unwrap_or_else(|e| panic!("{name}: key {}: {e}", key.key_id))
+                .into_inner();
+            assert_eq!(me.bot.map(|b| b.bot_id), Some(bot.bot_id.clone()), "{name}");
+            let shown = me.key.unwrap();
+            assert_eq!(
+                (
+                    shown.key_id,
+                    shown.label,
+                    KeyRecord::scope_names(&shown.scopes)
+                ),
+                (key.key_id.clone(), key.label.clone(), key.scopes.clone()),
+                "{name}: the key as made"
+            );
+        }
+
+        // The bot's own listing keeps every key, the revoked one marked so.
+        let manage = bot
+            .keys
+            .iter()
+            .find(|k| !k.revoked && k.scopes.iter().any(|s| s == "API_KEY_SCOPE_MANAGE"))
+            .unwrap_or_else(|| panic!("{name}: no key manages the bot"));
+        let listed = bots
+            .list_api_keys(with_key(
+                &manage.secret,
+                pb::ListApiKeysRequest {
+                    bot_id: bot.bot_id.clone(),
+                    ..Default::default()
+                },
+            ))
+            .await
+            .unwrap_or_else(|e| panic!("{name}: list keys: {e}"))
+            .into_inner();
+        let listed: Vec<(String, bool)> = listed
+            .keys
+            .iter()
+            .map(|k| (k.key_id.clone(), k.revoke_time.is_some()))
+            .collect();
+        let recorded: Vec<(String, bool)> = bot
+            .keys
+            .iter()
+            .map(|k| (k.key_id.clone(), k.revoked))
+            .collect();
+        assert_eq!(listed, recorded, "{name}: its keys");
+    }
+
+    for stored in held.into_iter().filter(|m| !m.state.is_over()) {
+        let name = &stored.name;
+        let seats = taken_seats(&manifest, stored);
+        assert_eq!(
+            seats.len(),
+            stored.bot_seats.len(),
+            "{name}: bots hold every seat"
+        );
+        for seat in &seats {
+            let bot = manifest.bot(&stored.bot_seats[&seat.seat]);
+            assert!(
+                bot.keys
+                    .iter()
+                    .any(|k| k.secret == seat.token && !k.revoked),
+                "{name}: {} acts with a live key of {}",
+                seat.seat,
+                bot.name
+            );
+            // A revoked key, even the one that took the seat, acts for it no more.
+            for key in bot.keys.iter().filter(|k| k.revoked) {
+                let revoked = SeatHandle {
+                    token: key.secret.clone(),
+                    ..seat.clone()
+                };
+                let refused = client
+                    .legal_actions(&revoked)
+                    .await
+                    .expect_err("a revoked key acts for no seat");
+                assert_eq!(
+                    refused.reason().as_deref(),
+                    Some("API_KEY_REVOKED"),
+                    "{name}: {}",
+                    seat.seat
+                );
+            }
+        }
+        let result = play_on(client.clone(), stored.clone(), seats).await;
+        assert_eq!(
+            result.reason(),
+            pb::ResultReason::Rules,
+            "{name}: {result:?}"
+        );
+        let summary = client
+            .get_match(&stored.match_id, None)
+            .await
+            .unwrap()
+            .r#match
+            .unwrap();
+        assert_eq!(summary.status(), pb::MatchStatus::Finished, "{name}");
+        let players: Vec<(String, String)> = summary
+            .seats
+            .iter()
+            .map(|s| (s.seat.clone(), s.player_name.clone()))
+            .collect();
+        let bots_by_seat: Vec<(String, String)> = stored
+            .seats
+            .iter()
+            .map(|s| (s.seat.clone(), stored.bot_seats[&s.seat].clone()))
+            .collect();
+        assert_eq!(players, bots_by_seat, "{name}: the bots played it out");
+        client
+            .verify_match(&stored.match_id)
+            .await
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
     }
     server.stop().await;
 }

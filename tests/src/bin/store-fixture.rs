@@ -8,7 +8,7 @@
 //! ```
 //!
 //! Run it against a server with an empty data directory: the test expects the database to hold
-//! exactly the matches of the manifest.
+//! exactly the matches of the manifest, and its bots.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -17,10 +17,12 @@ use std::time::Duration;
 
 use clap::Parser;
 use pitchmate_client::pb::match_event::Kind;
-use pitchmate_client::{Bot, Choice, Client, NewMatch, RandomChoice, SeatHandle, pb, play};
+use pitchmate_client::{
+    Bot, Choice, Client, ClientError, NewMatch, RandomChoice, SeatHandle, pb, play,
+};
 use pitchmate_e2e::fixture::{
-    ClockRecord, HiddenRecord, Manifest, ResultRecord, Retry, SeatRecord, Seen, State, StoredMatch,
-    TurnRecord, hex,
+    BotRecord, ClockRecord, HiddenRecord, KeyRecord, Manifest, ResultRecord, Retry, SeatRecord,
+    Seen, State, StoredMatch, TurnRecord, hex,
 };
 use pitchmate_e2e::history_so_far;
 
@@ -77,6 +79,9 @@ struct Making {
     clock_seat: Option<String>,
     /// Actions submitted with client action ids so far, to number the next id.
     submitted: usize,
+    /// The seats bots took with their keys, by seat: the bot's name. Their handles in `seats`
+    /// carry the key where a seat token would be.
+    bot_seats: BTreeMap<String, String>,
 }
 
 impl Making {
@@ -86,6 +91,28 @@ impl Making {
             .find(|s| s.seat == name)
             .unwrap_or_else(|| panic!("{}: seat {name} not taken", self.name))
             .clone()
+    }
+
+    /// Acts as the bot-held `seat` with `key` from now on.
+    fn use_key(&mut self, seat: &str, key: &str) {
+        let name = self.name;
+        let handle = self
+            .seats
+            .iter_mut()
+            .find(|s| s.seat == seat)
+            .unwrap_or_else(|| panic!("{name}: seat {seat} not taken"));
+        handle.token = key.to_owned();
+    }
+}
+
+/// Presents `key` as `authorization: Bearer`: the SDK wraps no BotService call, and a seat
+/// handle is what puts a bearer header on a request (a bot's key goes where a seat token
+/// would).
+fn holder(key: &str) -> SeatHandle {
+    SeatHandle {
+        match_id: String::new(),
+        seat: String::new(),
+        token: key.to_owned(),
     }
 }
 
@@ -118,6 +145,7 @@ impl Generator {
             retry: None,
             clock_seat: None,
             submitted: 0,
+            bot_seats: BTreeMap::new(),
         };
         for seat in seats {
             let taken = self
@@ -128,6 +156,46 @@ impl Generator {
             making.seats.push(taken);
         }
         making
+    }
+
+    /// Takes `seat` for the bot named `bot`, whose key is `key`: the join answers no seat
+    /// token, and the seat acts with the key.
+    async fn join_bot(&self, making: &mut Making, seat: &str, bot: &str, key: &str) {
+        let name = making.name;
+        let request = holder(key)
+            .authorize(pb::JoinMatchRequest {
+                match_id: making.match_id.clone(),
+                seat: seat.to_owned(),
+                player_name: String::new(),
+            })
+            .expect("a key fits in a header");
+        let joined = self
+            .client
+            .matches()
+            .join_match(request)
+            .await
+            .unwrap_or_else(|e| panic!("{name}: {bot} joins as {seat}: {e}"))
+            .into_inner();
+        assert_eq!(joined.seat, seat, "{name}");
+        assert_eq!(joined.seat_token, "", "{name}: a bot acts with its key");
+        let shown = joined
+            .r#match
+            .unwrap_or_default()
+            .seats
+            .into_iter()
+            .find(|s| s.seat == seat)
+            .map(|s| s.player_name);
+        assert_eq!(
+            shown.as_deref(),
+            Some(bot),
+            "{name}: the seat shows the bot"
+        );
+        making.seats.push(SeatHandle {
+            match_id: making.match_id.clone(),
+            seat: seat.to_owned(),
+            token: key.to_owned(),
+        });
+        making.bot_seats.insert(seat.to_owned(), bot.to_owned());
     }
 
     async fn summary(&self, match_id: &str) -> (pb::Match, pb::MatchView) {
@@ -435,11 +503,20 @@ impl Generator {
                     player_name: s.player_name.clone(),
                 })
                 .collect(),
+            // A bot's seat has no token; the bot's keys are kept with the bot.
             tokens: making
                 .seats
                 .iter()
-                .map(|s| (s.seat.clone(), s.token.clone()))
+                .map(|s| {
+                    let token = if making.bot_seats.contains_key(&s.seat) {
+                        String::new()
+                    } else {
+                        s.token.clone()
+                    };
+                    (s.seat.clone(), token)
+                })
                 .collect(),
+            bot_seats: making.bot_seats.clone(),
             spectator: Seen {
                 last_seq: summary.last_seq,
                 version: summary.version,
@@ -499,7 +576,7 @@ async fn claim_when_away(client: &Client, claimant: &SeatHandle, patience: Durat
     }
 }
 
-async fn generate(client: Client) -> Manifest {
+async fn generate(client: Client, server: &str) -> Manifest {
     let mut generator = Generator {
         client: client.clone(),
         chooser: RandomChoice::seeded(2024),
@@ -779,7 +856,192 @@ async fn generate(client: Client) -> Manifest {
     claim_when_away(&client, &home, Duration::from_secs(20)).await;
     made.push(g.record(m).await);
 
-    Manifest { matches: made }
+    let bots = bot_matches(g, server, &mut made).await;
+    Manifest {
+        matches: made,
+        bots,
+    }
+}
+
+const HOME_BOT: &str = "fixture-home";
+const AWAY_BOT: &str = "fixture-away";
+
+/// The part of `key` a record keeps, before it is known whether the key gets revoked.
+fn key_record(key: Option<pb::ApiKey>, secret: String) -> KeyRecord {
+    let key = key.expect("the answer shows the key");
+    KeyRecord {
+        key_id: key.key_id,
+        label: key.label,
+        scopes: KeyRecord::scope_names(&key.scopes),
+        secret,
+        revoked: false,
+    }
+}
+
+/// Registers two bots and has them play, through their keys alone, a match to its end and
+/// another that stays unfinished. The away bot's extra PLAY-only key takes its seat in the
+/// unfinished one and is revoked while the match goes on: the seat belongs to the bot, not to
+/// the key, so the bot's first key acts for it afterwards, as it must on a later server.
+async fn bot_matches(
+    g: &mut Generator,
+    server: &str,
+    made: &mut Vec<StoredMatch>,
+) -> Vec<BotRecord> {
+    let mut bots = pb::bot_service_client::BotServiceClient::connect(server.to_owned())
+        .await
+        .unwrap_or_else(|e| panic!("connect the bot service: {e}"));
+    // Per bot: its id and its keys, oldest first.
+    let mut registered: Vec<(String, Vec<KeyRecord>)> = Vec::new();
+    for name in [HOME_BOT, AWAY_BOT] {
+        let created = bots
+            .create_bot(pb::CreateBotRequest {
+                name: name.to_owned(),
+                owner: "store-fixture".to_owned(),
+                description: format!("{name} plays at random for the stored-match fixture"),
+                variants: vec!["kings-goal".to_owned(), "xfutebol".to_owned()],
+            })
+            .await
+            .unwrap_or_else(|e| panic!("create bot {name}: {e}"))
+            .into_inner();
+        let bot_id = created.bot.expect("the answer shows the bot").bot_id;
+        registered.push((bot_id, vec![key_record(created.key, created.secret)]));
+    }
+    let home_key = registered[0].1[0].secret.clone();
+    let away_key = registered[1].1[0].secret.clone();
+
+    // Played to its end before the other is made, so that neither bot ever holds two live
+    // matches: a new bot's cap (`max_concurrent`) is one, and a server that enforces it must
+    // not find the store past it.
+    let mut m = g
+        .create(
+            "xfutebol-bots-ended-by-rules",
+            State::EndedByRules,
+            short("xfutebol").seed(161),
+            &[],
+        )
+        .await;
+    g.join_bot(&mut m, "home", HOME_BOT, &home_key).await;
+    g.join_bot(&mut m, "away", AWAY_BOT, &away_key).await;
+    g.play_to_end(&mut m).await;
+    made.push(g.record(m).await);
+
+    let made_key = bots
+        .create_api_key(
+            holder(&away_key)
+                .authorize(pb::CreateApiKeyRequest {
+                    bot_id: registered[1].0.clone(),
+                    label: "play-only".to_owned(),
+                    scopes: vec![pb::ApiKeyScope::Play as i32],
+                })
+                .expect("a key fits in a header"),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("create a PLAY key: {e}"))
+        .into_inner();
+    let play_only = key_record(made_key.key, made_key.secret);
+
+    let mut m = g
+        .create(
+            "kings-goal-bots-in-play",
+            State::InPlay,
+            short("kings-goal"),
+            &[],
+        )
+        .await;
+    g.join_bot(&mut m, "white", HOME_BOT, &home_key).await;
+    g.join_bot(&mut m, "black", AWAY_BOT, &play_only.secret)
+        .await;
+    g.advance_to_phase(&mut m, "play", &["+default", "@default"])
+        .await;
+    g.play_random(&mut m, 1, &[]).await;
+    let revoked = bots
+        .revoke_api_key(
+            holder(&away_key)
+                .authorize(pb::RevokeApiKeyRequest {
+                    key_id: play_only.key_id.clone(),
+                })
+                .expect("a key fits in a header"),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("revoke the PLAY key: {e}"))
+        .into_inner();
+    assert!(
+        revoked.key.is_some_and(|k| k.revoke_time.is_some()),
+        "the PLAY key is revoked"
+    );
+    let refused = g
+        .client
+        .legal_actions(&m.seat("black"))
+        .await
+        .expect_err("a revoked key acts for no seat");
+    assert_eq!(refused.reason().as_deref(), Some("API_KEY_REVOKED"));
+    m.use_key("black", &away_key);
+    // Black acts at least once more, with the bot's first key: the stored match then shows
+    // the seat acting on after the key that took it was revoked.
+    for _ in 0..4 {
+        let seat = g.seat_to_act(&m).await;
+        g.play_random_as(&mut m, &seat, &[]).await;
+        if seat.seat == "black" {
+            break;
+        }
+    }
+    assert_eq!(m.retry.as_ref().map(|r| r.seat.as_str()), Some("black"));
+    made.push(g.record(m).await);
+    registered[1].1.push(KeyRecord {
+        revoked: true,
+        ..play_only
+    });
+
+    let mut records = Vec::new();
+    for (bot_id, keys) in registered {
+        let bot = bots
+            .get_bot(pb::GetBotRequest {
+                bot_id: bot_id.clone(),
+                name: String::new(),
+            })
+            .await
+            .unwrap_or_else(|e| panic!("get bot {bot_id}: {e}"))
+            .into_inner()
+            .bot
+            .expect("the answer shows the bot");
+        // What the test will hold a later server to must hold now.
+        for key in &keys {
+            let answer = bots
+                .who_am_i(
+                    holder(&key.secret)
+                        .authorize(pb::WhoAmIRequest {})
+                        .expect("a key fits in a header"),
+                )
+                .await;
+            match answer {
+                Ok(me) if !key.revoked => {
+                    let me = me.into_inner();
+                    assert_eq!(me.bot.as_ref(), Some(&bot), "{}", key.key_id);
+                    assert_eq!(me.key.map(|k| k.key_id), Some(key.key_id.clone()));
+                }
+                Err(status) if key.revoked => {
+                    let reason = ClientError::from(status).reason();
+                    assert_eq!(reason.as_deref(), Some("API_KEY_REVOKED"), "{}", key.key_id);
+                }
+                other => panic!(
+                    "key {}: revoked {}, WhoAmI: {other:?}",
+                    key.key_id, key.revoked
+                ),
+            }
+        }
+        records.push(BotRecord {
+            bot_id: bot.bot_id,
+            name: bot.name,
+            owner: bot.owner,
+            description: bot.description,
+            variants: bot.variants,
+            max_concurrent: bot.max_concurrent,
+            daily_cap: bot.daily_cap,
+            create_time_unix_secs: bot.create_time.map_or(0, |t| t.seconds),
+            keys,
+        });
+    }
+    records
 }
 
 #[tokio::main]
@@ -792,7 +1054,7 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let manifest = generate(client).await;
+    let manifest = generate(client, &args.server).await;
     for m in &manifest.matches {
         eprintln!(
             "{:<40} {:<14} {:<22} seq {:>4} {}",
@@ -801,6 +1063,15 @@ async fn main() -> ExitCode {
             m.status,
             m.spectator.last_seq,
             m.turn.as_ref().map_or("", |t| t.phase.as_str())
+        );
+    }
+    for bot in &manifest.bots {
+        eprintln!(
+            "bot {:<36} {:<14} {} keys, {} revoked",
+            bot.bot_id,
+            bot.name,
+            bot.keys.len(),
+            bot.keys.iter().filter(|k| k.revoked).count()
         );
     }
     let json = serde_json::to_string_pretty(&manifest).expect("the manifest serializes");
