@@ -37,7 +37,7 @@ use super::referee::{
 use super::slots::Slot;
 use super::status::MatchStatus;
 use super::summary::MatchSummary;
-use super::token::{SeatToken, TokenHash};
+use super::token::{SeatToken, TokenHash, account_credential};
 use crate::error::ServiceError;
 use pitchmate_games::HostedGame;
 use pitchmate_store::{AnswerRow, Append, MatchRow, StatusChange, Store, StoreError, StoredMatch};
@@ -124,7 +124,7 @@ pub enum Command {
         seat: Option<String>,
         player_name: String,
         /// `None`: a fresh seat token.
-        credential: Option<String>,
+        account: Option<String>,
         reply: Reply<Joined>,
     },
     LegalActions {
@@ -242,24 +242,24 @@ impl MatchHandle {
         self.call(|reply| Command::Join {
             seat,
             player_name,
-            credential: None,
+            account: None,
             reply,
         })
         .await
     }
 
-    /// Takes a seat for the holder of `credential` (see [`crate::token::account_credential`]),
-    /// who acts by presenting it again: the answer has no seat token.
+    /// Takes a seat for `account` (a bot), which acts by presenting its account credential
+    /// (see [`crate::token::account_credential`]): the answer has no seat token.
     pub async fn join_as(
         &self,
         seat: Option<String>,
         player_name: String,
-        credential: String,
+        account: String,
     ) -> Result<Joined, ServiceError> {
         self.call(|reply| Command::Join {
             seat,
             player_name,
-            credential: Some(credential),
+            account: Some(account),
             reply,
         })
         .await
@@ -751,11 +751,11 @@ impl MatchActor {
             Command::Join {
                 seat,
                 player_name,
-                credential,
+                account,
                 reply,
             } => {
                 let mark = self.referee.mark();
-                let result = self.join(seat, player_name, credential);
+                let result = self.join(seat, player_name, account);
                 return self.reply_after_commit(mark, None, result, reply).await;
             }
             Command::LegalActions {
@@ -858,11 +858,11 @@ impl MatchActor {
         &mut self,
         seat: Option<String>,
         player_name: String,
-        credential: Option<String>,
+        account: Option<String>,
     ) -> Result<Joined, ServiceError> {
         self.require_writable()?;
-        let (hash, seat_token) = match credential {
-            Some(credential) => (TokenHash::of(&credential), String::new()),
+        let (hash, seat_token) = match &account {
+            Some(account) => (TokenHash::of(&account_credential(account)), String::new()),
             None => {
                 let token = SeatToken::generate().map_err(|e| {
                     ServiceError::Unavailable(format!("no randomness for a seat token: {e}"))
@@ -871,7 +871,7 @@ impl MatchActor {
             }
         };
         let now = clock::now();
-        let seat = self.referee.join(seat, player_name, hash, now)?;
+        let seat = self.referee.join(seat, player_name, hash, account, now)?;
         self.presence[seat.index()].seen(now);
         Ok(Joined {
             seat_name: self.referee.seat_name(seat),

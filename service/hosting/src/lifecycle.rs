@@ -69,6 +69,8 @@ pub struct SeatHolder {
     pub seat: String,
     pub player_name: String,
     pub occupied: bool,
+    /// The account (a bot) holding it; empty for a token's seat or a free one.
+    pub account: String,
 }
 
 /// How a match ended.
@@ -92,6 +94,8 @@ pub enum LifecycleKind {
     SeatTaken {
         seat: String,
         player_name: String,
+        /// The account (a bot) that took it; empty when a token did.
+        account: String,
     },
     Started {
         seats: Vec<SeatHolder>,
@@ -181,6 +185,9 @@ struct StoredLifecycle {
     reason: u32,
     #[prost(string, tag = "10")]
     detail: String,
+    /// Seat taken: the account that took it.
+    #[prost(string, tag = "11")]
+    account: String,
 }
 
 #[derive(Clone, PartialEq, prost::Message)]
@@ -191,6 +198,8 @@ struct StoredSeat {
     player_name: String,
     #[prost(bool, tag = "3")]
     occupied: bool,
+    #[prost(string, tag = "4")]
+    account: String,
 }
 
 fn stored_seats(seats: &[SeatHolder]) -> Vec<StoredSeat> {
@@ -200,6 +209,7 @@ fn stored_seats(seats: &[SeatHolder]) -> Vec<StoredSeat> {
             seat: s.seat.clone(),
             player_name: s.player_name.clone(),
             occupied: s.occupied,
+            account: s.account.clone(),
         })
         .collect()
 }
@@ -211,6 +221,7 @@ fn seat_holders(seats: &[StoredSeat]) -> Vec<SeatHolder> {
             seat: s.seat.clone(),
             player_name: s.player_name.clone(),
             occupied: s.occupied,
+            account: s.account.clone(),
         })
         .collect()
 }
@@ -227,10 +238,15 @@ impl From<&LifecycleKind> for StoredLifecycle {
                 },
                 ..Self::default()
             },
-            LifecycleKind::SeatTaken { seat, player_name } => Self {
+            LifecycleKind::SeatTaken {
+                seat,
+                player_name,
+                account,
+            } => Self {
                 kind: 2,
                 seat: seat.clone(),
                 player_name: player_name.clone(),
+                account: account.clone(),
                 ..Self::default()
             },
             LifecycleKind::Started { seats } => Self {
@@ -266,6 +282,7 @@ impl StoredLifecycle {
             2 => LifecycleKind::SeatTaken {
                 seat: self.seat.clone(),
                 player_name: self.player_name.clone(),
+                account: self.account.clone(),
             },
             3 => LifecycleKind::Started {
                 seats: seat_holders(&self.seats),
@@ -298,11 +315,13 @@ mod tests {
                 seat: "home".into(),
                 player_name: "alpha".into(),
                 occupied: true,
+                account: "0123456789abcdef".into(),
             },
             SeatHolder {
                 seat: "away".into(),
                 player_name: String::new(),
                 occupied: false,
+                account: String::new(),
             },
         ]
     }
@@ -316,6 +335,7 @@ mod tests {
             LifecycleKind::SeatTaken {
                 seat: "home".into(),
                 player_name: "alpha".into(),
+                account: "0123456789abcdef".into(),
             },
             LifecycleKind::Started { seats: seats() },
             LifecycleKind::Ended {

@@ -59,6 +59,8 @@ pub enum Input {
         seat: Seat,
         player_name: String,
         token_hash: TokenHash,
+        /// The account (a bot) that holds the seat, when it was taken with one's credential.
+        account: Option<String>,
     },
     /// `for_timeout` when the server played it for a seat that ran out of time.
     Acted {
@@ -191,6 +193,7 @@ struct SeatState {
     name: &'static str,
     player_name: String,
     token: Option<TokenHash>,
+    account: Option<String>,
 }
 
 pub struct Referee {
@@ -246,6 +249,7 @@ impl Referee {
                 name,
                 player_name: String::new(),
                 token: None,
+                account: None,
             })
             .collect();
         let seat_count = game.info().seats.len();
@@ -299,7 +303,8 @@ impl Referee {
                     seat,
                     player_name,
                     token_hash,
-                } => self.take_seat(seat, token_hash, player_name),
+                    account,
+                } => self.take_seat(seat, token_hash, account, player_name),
                 Input::Acted {
                     seat,
                     action,
@@ -613,6 +618,7 @@ impl Referee {
                     name: seat.name.to_owned(),
                     player_name: String::new(),
                     occupied: false,
+                    account: String::new(),
                 })
                 .collect(),
             status: self.status,
@@ -638,6 +644,9 @@ impl Referee {
         for (shown, seat) in progress.seats.iter_mut().zip(&self.seats) {
             shown.occupied = seat.token.is_some();
             shown.player_name.clone_from(&seat.player_name);
+            if let Some(account) = &seat.account {
+                shown.account.clone_from(account);
+            }
         }
         progress.version = self.log.version_for(viewer);
         progress.last_seq = self.log.last_seq_for(viewer);
@@ -683,12 +692,13 @@ impl Referee {
     }
 
     /// Seats a player on the named seat, or on the first free one; the last seat taken starts
-    /// the match.
+    /// the match. `account` names the account (a bot) whose credential `token_hash` hashes.
     pub fn join(
         &mut self,
         seat: Option<String>,
         player_name: String,
         token_hash: TokenHash,
+        account: Option<String>,
         now: SystemTime,
     ) -> Result<Seat, ServiceError> {
         if self.status == MatchStatus::Aborted {
@@ -725,19 +735,27 @@ impl Referee {
         };
         self.moment = now;
         let seat = Seat(index as u8);
-        self.take_seat(seat, token_hash, player_name);
+        self.take_seat(seat, token_hash, account, player_name);
         Ok(seat)
     }
 
-    fn take_seat(&mut self, seat: Seat, token_hash: TokenHash, player_name: String) {
+    fn take_seat(
+        &mut self,
+        seat: Seat,
+        token_hash: TokenHash,
+        account: Option<String>,
+        player_name: String,
+    ) {
         let state = &mut self.seats[seat.index()];
         state.token = Some(token_hash);
         state.player_name = player_name.clone();
+        state.account.clone_from(&account);
         let seat_name = state.name;
         self.keep_input(Input::Joined {
             seat,
             player_name: player_name.clone(),
             token_hash,
+            account: account.clone(),
         });
         self.record(
             Visibility::Public,
@@ -747,6 +765,7 @@ impl Referee {
         self.record_lifecycle(LifecycleKind::SeatTaken {
             seat: seat_name.to_owned(),
             player_name: self.seats[seat.index()].player_name.clone(),
+            account: account.unwrap_or_default(),
         });
         if self.seats.iter().all(|s| s.token.is_some()) {
             self.status = MatchStatus::Active;
@@ -1179,6 +1198,7 @@ impl Referee {
                 seat: seat.name.to_owned(),
                 player_name: seat.player_name.clone(),
                 occupied: seat.token.is_some(),
+                account: seat.account.clone().unwrap_or_default(),
             })
             .collect()
     }

@@ -79,7 +79,7 @@ impl Table {
         let token = SeatToken::generate().unwrap();
         let seat = self
             .referee
-            .join(None, "bot".into(), token.hash(), self.now)
+            .join(None, "bot".into(), token.hash(), None, self.now)
             .unwrap();
         let name = self.referee.seat_name(seat).to_owned();
         self.tokens.insert(name.clone(), token.reveal());
@@ -538,6 +538,7 @@ fn a_waiting_match_can_be_aborted_by_its_seated_player() {
         None,
         "late".into(),
         SeatToken::generate().unwrap().hash(),
+        None,
         table.now,
     );
     assert_eq!(late.unwrap_err().reason(), "MATCH_NOT_ACTIVE");

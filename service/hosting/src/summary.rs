@@ -43,4 +43,7 @@ pub struct SeatProgress {
     /// Empty until the seat is taken, and when its player gave no name.
     pub player_name: String,
     pub occupied: bool,
+    /// The account (a bot) holding the seat; empty for a seat held by a token, or free.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub account: String,
 }

@@ -49,6 +49,11 @@ impl Caller {
         }
     }
 
+    /// The bot the key belongs to, whatever its scopes.
+    pub fn bot(&self) -> Result<&str, LeagueError> {
+        self.key.bot_id.as_deref().ok_or(LeagueError::NotABotKey)
+    }
+
     /// May change `bot_id` and its keys: an operator, or a key of that bot with MANAGE.
     fn may_manage(&self, bot_id: &str) -> Result<(), LeagueError> {
         if self.is_operator() {

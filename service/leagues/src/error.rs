@@ -25,6 +25,8 @@ pub enum LeagueError {
     MissingScope { scope: Scope, hint: &'static str },
     #[error("your API key does not act for bot `{0}`; use a key of that bot, or an OPERATOR key")]
     NotYourBot(String),
+    #[error("this call is a bot's: send one of the bot's API keys, not an operator key")]
+    NotABotKey,
     #[error("no bot has the id or name `{0}`; ListBots shows the server's bots")]
     BotNotFound(String),
     #[error("no API key has the id `{0}`")]
@@ -33,6 +35,12 @@ pub enum LeagueError {
         "the bot name `{0}` is taken (names are compared without regard to case); choose another"
     )]
     BotNameTaken(String),
+    #[error(
+        "the inbox no longer keeps the items after seq {after} (the oldest kept is {oldest}); \
+         GetInbox shows where the inbox and your live matches stand, then watch from its \
+         newest_seq"
+    )]
+    InboxSeqExpired { after: u64, oldest: u64 },
     #[error("the bots store is unavailable right now ({0}); retry shortly")]
     Store(StoreError),
     #[error("{0}; retry shortly")]
@@ -62,9 +70,13 @@ impl From<LeagueError> for ServiceError {
                 refused(ErrorCode::PermissionDenied, "MISSING_SCOPE")
             }
             LeagueError::NotYourBot(_) => refused(ErrorCode::PermissionDenied, "NOT_YOUR_BOT"),
+            LeagueError::NotABotKey => refused(ErrorCode::PermissionDenied, "NOT_A_BOT_KEY"),
             LeagueError::BotNotFound(_) => refused(ErrorCode::NotFound, "BOT_NOT_FOUND"),
             LeagueError::ApiKeyNotFound(_) => refused(ErrorCode::NotFound, "API_KEY_NOT_FOUND"),
             LeagueError::BotNameTaken(_) => refused(ErrorCode::AlreadyExists, "BOT_NAME_TAKEN"),
+            LeagueError::InboxSeqExpired { .. } => {
+                refused(ErrorCode::FailedPrecondition, "INBOX_SEQ_EXPIRED")
+            }
             LeagueError::Store(store) => ServiceError::StoreUnavailable(store.to_string()),
             LeagueError::Unavailable(_) => refused(ErrorCode::Unavailable, "UNAVAILABLE"),
         }

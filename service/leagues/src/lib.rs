@@ -1,5 +1,5 @@
-//! Bots that live on the server: identities that last beyond one seat, and the API keys they
-//! act with. A league (challenges, a queue, ratings, events) is built on these; the match core
+//! Bots that live on the server: identities that last beyond one seat, the API keys they act
+//! with, and the inbox that tells each bot what concerns it. A league (challenges, a queue, ratings, events) is built on these; the match core
 //! knows none of it and hosts a bot's seat as it hosts any other, by a credential whose hash it
 //! keeps (see `pitchmate_hosting::token::account_credential`).
 //!
@@ -9,12 +9,15 @@
 pub mod accounts;
 pub mod bot;
 pub mod error;
+pub mod follower;
+pub mod inbox;
 pub mod key;
 pub mod scope;
 
 pub use accounts::{Accounts, BotDefaults, Caller, NewBot};
 pub use bot::{Bot, BotChange};
 pub use error::LeagueError;
+pub use inbox::{InboxBus, InboxEvent, InboxItem};
 pub use key::{ApiKey, IssuedKey};
 pub use scope::{Scope, Scopes};
 
@@ -24,6 +27,11 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 fn nanos(time: SystemTime) -> i64 {
     time.duration_since(UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
+}
+
+/// A time the store keeps as nanoseconds since the Unix epoch.
+pub fn nanos_to_time(nanos: i64) -> SystemTime {
+    time(nanos)
 }
 
 fn time(nanos: i64) -> SystemTime {

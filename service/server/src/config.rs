@@ -178,6 +178,9 @@ pub struct BotSettings {
     pub max_concurrent: u32,
     /// Matches a new bot may play a day.
     pub daily_cap: u32,
+    /// Days a bot's inbox keeps an item; a bot that resumes after an older one is told its
+    /// cursor expired.
+    pub inbox_retention_days: u64,
 }
 
 impl Settings {
@@ -224,7 +227,8 @@ impl Settings {
             .set_default("connections.max_age_grace_secs", 600)?
             .set_default("connections.shutdown_timeout_secs", 20)?
             .set_default("bots.max_concurrent", 1)?
-            .set_default("bots.daily_cap", 1000)?;
+            .set_default("bots.daily_cap", 1000)?
+            .set_default("bots.inbox_retention_days", 30)?;
         if let Some(path) = &cli.config {
             builder = builder.add_source(File::from(path.as_path()).format(FileFormat::Toml));
         }

@@ -11,17 +11,18 @@ use tokio::sync::watch;
 use tonic::server::NamedService;
 use tonic::service::RoutesBuilder;
 
-use crate::api::{BotApi, Credentials, MatchApi, MessageSize, ServerApi, VariantApi};
+use crate::api::{BotApi, Credentials, InboxApi, MatchApi, MessageSize, ServerApi, VariantApi};
 use crate::config::Settings;
 use crate::games::GameRegistry;
 use crate::hosting::{ActorLimits, MatchRegistry};
 use crate::store::{Store, StoreError, StoreHealth};
 use crate::transport;
 use pb::bot_service_server::BotServiceServer;
+use pb::inbox_service_server::InboxServiceServer;
 use pb::match_service_server::MatchServiceServer;
 use pb::server_service_server::ServerServiceServer;
 use pb::variant_service_server::VariantServiceServer;
-use pitchmate_leagues::{Accounts, BotDefaults};
+use pitchmate_leagues::{Accounts, BotDefaults, InboxBus, follower};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
@@ -257,14 +258,31 @@ async fn serve_with(
         Duration::from_secs(settings.stream.heartbeat_secs),
         limits,
         Arc::clone(&credentials),
-        stopping,
+        stopping.clone(),
     ))
     .max_decoding_message_size(limits.max_request_bytes)
     .max_encoding_message_size(limits.max_response_bytes);
     let bot_api = BotServiceServer::new(BotApi::new(
-        credentials,
+        Arc::clone(&credentials),
         limits.creates_per_second,
         limits.create_burst,
+    ))
+    .max_decoding_message_size(limits.max_request_bytes)
+    .max_encoding_message_size(limits.max_response_bytes);
+    let inboxes = InboxBus::default();
+    let retention = Duration::from_secs(settings.bots.inbox_retention_days.saturating_mul(86_400));
+    tokio::spawn(follower::run(
+        store.clone(),
+        inboxes.clone(),
+        retention,
+        stopping.clone(),
+    ));
+    let inbox_api = InboxServiceServer::new(InboxApi::new(
+        credentials,
+        store.clone(),
+        inboxes,
+        Duration::from_secs(settings.stream.heartbeat_secs),
+        stopping.clone(),
     ))
     .max_decoding_message_size(limits.max_request_bytes)
     .max_encoding_message_size(limits.max_response_bytes);
@@ -311,6 +329,7 @@ async fn serve_with(
         .add_service(reflection_v1alpha)
         .add_service(match_api)
         .add_service(bot_api)
+        .add_service(inbox_api)
         .add_service(variant_api)
         .add_service(server_api);
     for add in add_services {
@@ -347,6 +366,7 @@ async fn report_health(
         "",
         <MatchServiceServer<MatchApi> as NamedService>::NAME,
         <BotServiceServer<BotApi> as NamedService>::NAME,
+        <InboxServiceServer<InboxApi> as NamedService>::NAME,
         <VariantServiceServer<VariantApi> as NamedService>::NAME,
         <ServerServiceServer<ServerApi> as NamedService>::NAME,
     ] {

@@ -163,7 +163,7 @@ fn play_to_the_end(referee: &mut Referee, random: &mut Lcg) {
         if referee.status() == pitchmate_server::hosting::status::MatchStatus::Waiting {
             let token = SeatToken::generate().unwrap();
             referee
-                .join(None, "late".into(), token.hash(), now)
+                .join(None, "late".into(), token.hash(), None, now)
                 .unwrap();
             continue;
         }

@@ -41,6 +41,7 @@ fn append(match_id: &str, number: u64) -> Append {
             seat: (number % 2) as u8,
             player_name: String::new(),
             token_hash: Vec::new(),
+            account: String::new(),
             action: vec![0x11; 24],
         }],
         events: (0..3).map(event).collect(),

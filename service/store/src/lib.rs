@@ -22,10 +22,12 @@
 //! health service which state it is in. The failed batch's matches drop what they had not
 //! stored and come back from what was committed (see `hosting`).
 //!
-//! Beside matches the store keeps bots and their API keys (see `accounts.rs`), written outside
-//! the group commit.
+//! Beside matches the store keeps bots and their API keys (see `accounts.rs`), and bots'
+//! inboxes, the seats they hold and the cursors of lifecycle followers (see `league.rs`), all
+//! written outside the group commit.
 
 mod accounts;
+mod league;
 mod packed;
 mod postgres;
 mod sqlite;
@@ -37,6 +39,7 @@ use std::time::Duration;
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
 pub use accounts::{ApiKeyRow, BotRow};
+pub use league::{BotSeatRow, FollowerStep, InboxRow, NewInboxItem};
 
 /// The database file under the data directory.
 pub const SQLITE_FILE: &str = "pitchmate.db";
@@ -165,6 +168,8 @@ pub struct InputRow {
     pub player_name: String,
     /// For a join: the SHA-256 of the seat token, never the token.
     pub token_hash: Vec<u8>,
+    /// For a join by an account (a bot) rather than a token: its id; empty otherwise.
+    pub account: String,
     /// For an action: the encoded typed action.
     pub action: Vec<u8>,
 }
@@ -611,6 +616,72 @@ impl Store {
     pub async fn revoke_key(&self, key_id: &str, time_nanos: i64) -> Result<bool, StoreError> {
         self.may_write()?;
         self.backend.revoke_key(key_id, time_nanos).await
+    }
+
+    /// Writes what a follower of the lifecycle feed learned from one entry, with its cursor, in
+    /// one transaction: the seats, then the matches over, then the inbox items (each taking its
+    /// bot's next seq, in order). Nothing is written, and nothing returned, when the
+    /// follower's cursor is at `step.position` or past it already, so a step may be applied
+    /// again after a crash, or by two servers at once. Returns the items as written.
+    pub async fn apply_follower_step(
+        &self,
+        step: FollowerStep,
+    ) -> Result<Vec<InboxRow>, StoreError> {
+        self.may_write()?;
+        self.backend.apply_follower_step(step).await
+    }
+
+    /// Adds items to their bots' inboxes in one transaction, outside any follower's step; they
+    /// are numbered as [`Store::apply_follower_step`] numbers them. Returns them as written.
+    pub async fn append_inbox(
+        &self,
+        items: Vec<NewInboxItem>,
+    ) -> Result<Vec<InboxRow>, StoreError> {
+        self.may_write()?;
+        self.backend.append_inbox(items).await
+    }
+
+    /// The position of the last step the follower applied; 0 if it never stepped.
+    pub async fn follower_cursor(&self, follower: &str) -> Result<u64, StoreError> {
+        self.backend.follower_cursor(follower).await
+    }
+
+    /// Up to `limit` of the bot's inbox items after `after_seq`, by seq.
+    pub async fn inbox_after(
+        &self,
+        bot_id: &str,
+        after_seq: u64,
+        limit: usize,
+    ) -> Result<Vec<InboxRow>, StoreError> {
+        self.backend.inbox_after(bot_id, after_seq, limit).await
+    }
+
+    /// The bot's oldest seq still kept (the last one + 1 when none is), and the last seq it was
+    /// ever given (0 if none): `(1, 0)` for an inbox never written to.
+    pub async fn inbox_bounds(&self, bot_id: &str) -> Result<(u64, u64), StoreError> {
+        self.backend.inbox_bounds(bot_id).await
+    }
+
+    /// Deletes the inbox items of every bot older than `before_time_nanos`; returns how many.
+    /// Each bot's seqs go on from where they were.
+    pub async fn prune_inbox(&self, before_time_nanos: i64) -> Result<u64, StoreError> {
+        self.may_write()?;
+        self.backend.prune_inbox(before_time_nanos).await
+    }
+
+    /// The seats the bot took (only those of matches not over, if `live_only`), by the time
+    /// they were taken, then match id and seat.
+    pub async fn bot_seats(
+        &self,
+        bot_id: &str,
+        live_only: bool,
+    ) -> Result<Vec<BotSeatRow>, StoreError> {
+        self.backend.bot_seats(bot_id, live_only).await
+    }
+
+    /// Every bot that holds live seats, with how many, by bot id.
+    pub async fn live_seat_counts(&self) -> Result<Vec<(String, u64)>, StoreError> {
+        self.backend.live_seat_counts().await
     }
 
     /// Commits everything queued, then closes the database; later writes fail with

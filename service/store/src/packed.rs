@@ -42,6 +42,8 @@ struct PackedInput {
     token_hash: Vec<u8>,
     #[prost(bytes = "vec", tag = "6")]
     action: Vec<u8>,
+    #[prost(string, tag = "7")]
+    account: String,
 }
 
 #[derive(Clone, PartialEq, prost::Message)]
@@ -177,6 +179,7 @@ impl Unpacked {
                 seat: input.seat as u8,
                 player_name: input.player_name,
                 token_hash: input.token_hash,
+                account: input.account,
                 action: input.action,
             });
         }
@@ -208,6 +211,7 @@ impl From<InputRow> for PackedInput {
             seat: input.seat.into(),
             player_name: input.player_name,
             token_hash: input.token_hash,
+            account: input.account,
             action: input.action,
         }
     }

@@ -18,13 +18,14 @@
 //! change in one `UPDATE ... FROM unnest(...)`, and one per new match.
 
 mod accounts;
+mod league;
 
 use std::collections::HashMap;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use tokio::sync::{Mutex, Notify};
+use tokio::sync::{MappedMutexGuard, Mutex, MutexGuard, Notify};
 use tokio_postgres::types::ToSql;
 use tokio_postgres::{Client, Config, NoTls, Row, Statement, Transaction};
 
@@ -141,6 +142,7 @@ const MIGRATIONS: &[Migration] = &[
     Migration::Listings,
     Migration::SummariesInOwnFormat,
     Migration::Sql(accounts::ACCOUNTS),
+    Migration::Sql(league::LEAGUE),
 ];
 
 /// The most match tails the writer remembers; past that it forgets them all and reads each
@@ -484,6 +486,7 @@ async fn one_row_per_append(transaction: &Transaction<'_>) -> Result<(), StoreEr
                     seat: r.get::<_, i64>(2) as u8,
                     player_name: r.get(3),
                     token_hash: r.get(4),
+                    account: String::new(),
                     action: r.get(5),
                 })
             })
@@ -587,6 +590,16 @@ impl PostgresStore {
             *slot = None;
         }
         result
+    }
+
+    /// The writer's connection, for writes outside the group commit (bots, keys, inboxes),
+    /// which share it with the batches. A failed direct write leaves it in place: a broken
+    /// connection ends, and the store recovers from that as from any lost connection.
+    async fn direct_writer(&self) -> Result<MappedMutexGuard<'_, Client>, StoreError> {
+        MutexGuard::try_map(self.writer.lock().await, |slot| {
+            slot.as_mut().map(|writer| &mut writer.client)
+        })
+        .map_err(|_| not_connected())
     }
 
     /// Connects the writer again if it broke, and asks the database for an answer.

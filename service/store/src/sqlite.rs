@@ -14,13 +14,14 @@
 //! answers in three tables keyed by the match's text id, three or more).
 
 mod accounts;
+mod league;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 
 use super::packed::{Packed, Tail, Unpacked};
 use super::{
@@ -137,6 +138,7 @@ const MIGRATIONS: &[Migration] = &[
     Migration::Listings,
     Migration::SummariesInOwnFormat,
     Migration::Sql(accounts::ACCOUNTS),
+    Migration::Sql(league::LEAGUE),
 ];
 
 /// How often, at most, the writer folds the write-ahead log into the database file.
@@ -289,6 +291,7 @@ fn one_row_per_append(transaction: &Transaction<'_>) -> Result<(), StoreError> {
                     seat: seat as u8,
                     player_name,
                     token_hash,
+                    account: String::new(),
                     action,
                 })
             })
@@ -387,6 +390,25 @@ impl SqliteStore {
                 tails.clear();
             }
             result
+        })
+        .await
+    }
+
+    /// Runs `work` in a transaction of its own on the writer's connection, outside the group
+    /// commit (bots, keys, inboxes); commits it if `work` succeeds, rolls it back otherwise.
+    /// IMMEDIATE takes the file's write lock before anything is read, so what `work` reads
+    /// stays true until it commits, even against another process writing the same file.
+    async fn write_directly<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Transaction<'_>) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        blocking(&self.writer, move |writer| {
+            let transaction = writer
+                .connection
+                .transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let done = work(&transaction)?;
+            transaction.commit()?;
+            Ok(done)
         })
         .await
     }

@@ -10,6 +10,7 @@ use super::*;
 use crate::scratch::{ScratchDir, scratch_store};
 
 mod accounts;
+mod league;
 
 const DEFAULT_POSTGRES_URL: &str = "postgres://postgres@127.0.0.1:5432/test";
 
@@ -57,6 +58,7 @@ fn action(match_id: &str, number: u64, seq: u64) -> Append {
             seat: (number % 2) as u8,
             player_name: String::new(),
             token_hash: Vec::new(),
+            account: String::new(),
             action: vec![7, number as u8],
         }],
         events: vec![event(seq), event(seq + 1)],
@@ -120,6 +122,7 @@ where
             seat: 0,
             player_name: "alice".to_owned(),
             token_hash: vec![0xab; 32],
+            account: "0123456789abcdef".to_owned(),
             action: Vec::new(),
         }],
         events: vec![event(2)],
@@ -358,6 +361,7 @@ fn schema_1_matches() -> Vec<StoredMatch> {
         seat,
         player_name: name.to_owned(),
         token_hash: vec![number as u8; 32],
+        account: String::new(),
         action: Vec::new(),
     };
     let acted = |number: u64, seat: u8| InputRow {
@@ -366,6 +370,7 @@ fn schema_1_matches() -> Vec<StoredMatch> {
         seat,
         player_name: String::new(),
         token_hash: Vec::new(),
+        account: String::new(),
         action: vec![7, number as u8, seat],
     };
     let answer = |seat: u8, id: &str| AnswerRow {
@@ -661,6 +666,7 @@ where
             seat: number as u8,
             player_name: name.to_owned(),
             token_hash: vec![1; 32],
+            account: String::new(),
             action: Vec::new(),
         }],
         events: vec![event(number + 2)],

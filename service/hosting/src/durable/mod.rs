@@ -84,11 +84,19 @@ fn plain(kind: InputKind, seat: Seat) -> (InputKind, Seat, String, Vec<u8>, Vec<
 }
 
 pub fn input_row(number: usize, input: &Input) -> InputRow {
+    let account = match input {
+        Input::Joined {
+            account: Some(account),
+            ..
+        } => account.clone(),
+        _ => String::new(),
+    };
     let (kind, seat, player_name, token_hash, action) = match input {
         Input::Joined {
             seat,
             player_name,
             token_hash,
+            ..
         } => (
             InputKind::Joined,
             *seat,
@@ -132,6 +140,7 @@ pub fn input_row(number: usize, input: &Input) -> InputRow {
         seat: seat.0,
         player_name,
         token_hash,
+        account,
         action,
     }
 }
@@ -144,6 +153,7 @@ pub fn input_from_row(row: &InputRow) -> Result<Input, Undecodable> {
             player_name: row.player_name.clone(),
             token_hash: TokenHash::from_bytes(&row.token_hash)
                 .ok_or_else(|| undecodable("token hash", "not 32 bytes"))?,
+            account: Some(row.account.clone()).filter(|account| !account.is_empty()),
         },
         InputKind::Acted | InputKind::ActedForTimeout => Input::Acted {
             seat,
@@ -341,6 +351,13 @@ mod tests {
                 seat: Seat(1),
                 player_name: "bob".into(),
                 token_hash: hash,
+                account: None,
+            },
+            Input::Joined {
+                seat: Seat(0),
+                player_name: "bot".into(),
+                token_hash: TokenHash::of(&crate::token::account_credential("b1")),
+                account: Some("b1".into()),
             },
             Input::Acted {
                 seat: Seat(0),

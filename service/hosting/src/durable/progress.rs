@@ -42,6 +42,8 @@ fn progress_from_wire(summary: pb::Match) -> Result<MatchProgress, String> {
             name: seat.seat.clone(),
             player_name: seat.player_name.clone(),
             occupied: seat.occupied,
+            // Summaries on the wire were written before bots held seats.
+            account: String::new(),
         })
         .collect();
     let result = summary
@@ -132,11 +134,13 @@ mod tests {
                     name: "home".into(),
                     player_name: "ann".into(),
                     occupied: true,
+                    account: String::new(),
                 },
                 SeatProgress {
                     name: "away".into(),
                     player_name: String::new(),
                     occupied: true,
+                    account: String::new(),
                 },
             ],
             status,
@@ -208,6 +212,7 @@ mod tests {
                     seat: seat.name.clone(),
                     player_name: seat.player_name.clone(),
                     occupied: seat.occupied,
+                    bot_id: String::new(),
                 })
                 .collect(),
             version: progress.version,

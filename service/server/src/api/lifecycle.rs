@@ -21,9 +21,15 @@ fn entry_to_proto(entry: LifecycleEntry) -> pb::LifecycleEvent {
         LifecycleKind::Created { seed_source } => Kind::Created(pb::LifecycleCreated {
             seed_source: seed_source.to_proto() as i32,
         }),
-        LifecycleKind::SeatTaken { seat, player_name } => {
-            Kind::SeatTaken(pb::LifecycleSeatTaken { seat, player_name })
-        }
+        LifecycleKind::SeatTaken {
+            seat,
+            player_name,
+            account,
+        } => Kind::SeatTaken(pb::LifecycleSeatTaken {
+            seat,
+            player_name,
+            bot_id: account,
+        }),
         LifecycleKind::Started { seats } => Kind::Started(pb::LifecycleStarted {
             seats: seats_to_proto(&seats),
         }),
@@ -68,6 +74,7 @@ fn seats_to_proto(seats: &[SeatHolder]) -> Vec<pb::SeatInfo> {
             seat: s.seat.clone(),
             occupied: s.occupied,
             player_name: s.player_name.clone(),
+            bot_id: s.account.clone(),
         })
         .collect()
 }

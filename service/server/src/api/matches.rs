@@ -2,14 +2,13 @@
 
 use std::future::Future;
 use std::net::IpAddr;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
 use pitchmate_proto::v1 as pb;
 use tokio::sync::watch;
 use tokio::time::Instant;
-use tokio_stream::{Stream, StreamExt};
+use tokio_stream::StreamExt;
 use tonic::{Request, Response, Status, Streaming};
 
 use super::credentials::Credentials;
@@ -18,7 +17,7 @@ use super::rate_limit::{ActionRateLimiter, RateLimiter};
 use super::replay::replay_to_proto;
 use super::stream::{Player, PlayerAction, StreamStart, play, watch_events};
 use super::summary::match_to_proto;
-use super::{action_detail, bearer_token, client_of, edge, match_id, paging};
+use super::{EdgeStream, action_detail, bearer_token, client_of, edge, match_id, paging};
 use crate::config::LimitSettings;
 use crate::error::{RateLimit, ServiceError, excerpt, to_status};
 use crate::games::{ActionChoice, option_from_proto};
@@ -26,7 +25,6 @@ use crate::hosting::actor::Subscription;
 use crate::hosting::feed::{FeedFilter, follow};
 use crate::hosting::slots::{Slot, Slots};
 use crate::hosting::status::MatchStatus;
-use crate::hosting::token::account_credential;
 use crate::hosting::{MatchFilter, MatchHandle, MatchRegistry, NewMatch, SeatCall, Submission};
 use pitchmate_leagues::{Bot, key};
 
@@ -280,9 +278,6 @@ fn choice_field(prefix: &str, choice: &ActionChoice) -> String {
     format!("{prefix}{field}")
 }
 
-/// A stream's answers as they leave the server.
-type EdgeStream<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send>>;
-
 /// What ends a `Play` stream with an error: the hosting's, or the client's own request stream
 /// failing, whose status is passed on as it is.
 enum PlayFailure {
@@ -492,15 +487,14 @@ impl pb::match_service_server::MatchService for MatchApi {
                 Some(bot) => bot_player_name(&request.player_name, bot)?,
                 None => request.player_name.clone(),
             };
-            let credential = bot.map(|bot| account_credential(&bot.bot_id));
+            let account = bot.map(|bot| bot.bot_id);
             let joined = self
                 .registry
                 .call(id, |handle| {
-                    let (seat, name, credential) =
-                        (seat.clone(), player.clone(), credential.clone());
+                    let (seat, name, account) = (seat.clone(), player.clone(), account.clone());
                     async move {
-                        match credential {
-                            Some(credential) => handle.join_as(seat, name, credential).await,
+                        match account {
+                            Some(account) => handle.join_as(seat, name, account).await,
                             None => handle.join(seat, name).await,
                         }
                     }

@@ -4,6 +4,7 @@
 mod bots;
 mod credentials;
 mod hosting_options;
+mod inbox;
 mod lifecycle;
 mod matches;
 mod message_size;
@@ -17,6 +18,7 @@ mod variants;
 
 pub use bots::BotApi;
 pub use credentials::Credentials;
+pub use inbox::InboxApi;
 pub use matches::MatchApi;
 pub use message_size::MessageSize;
 pub use rate_limit::{ActionRateLimiter, RateLimiter};
@@ -24,11 +26,16 @@ pub use server::ServerApi;
 pub use variants::VariantApi;
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+use std::pin::Pin;
 
 use pitchmate_proto::v1 as pb;
+use tokio_stream::Stream;
 use tonic::metadata::MetadataMap;
 
 use crate::error::{ServiceError, to_status};
+
+/// A server stream as a handler answers it: its items already in the edge's terms.
+type EdgeStream<T> = Pin<Box<dyn Stream<Item = Result<T, tonic::Status>> + Send>>;
 
 /// The bearer token of a call, `None` when it carries no `authorization` header.
 /// A call answered at the edge: the handler speaks the hosting's errors, and each leaves as

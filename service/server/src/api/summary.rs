@@ -68,6 +68,7 @@ pub fn seats_to_proto(progress: &MatchProgress) -> Vec<pb::SeatInfo> {
             seat: seat.name.clone(),
             player_name: seat.player_name.clone(),
             occupied: seat.occupied,
+            bot_id: seat.account.clone(),
         })
         .collect()
 }

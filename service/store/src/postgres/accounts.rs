@@ -5,11 +5,10 @@
 //! `name_key` and `key_id` compare byte by byte (`COLLATE "C"`), as SQLite's do, so pages and
 //! key order are the same whatever the database's locale.
 
-use tokio::sync::{MappedMutexGuard, MutexGuard};
 use tokio_postgres::error::SqlState;
-use tokio_postgres::{Client, Row, Transaction};
+use tokio_postgres::{Row, Transaction};
 
-use super::{PostgresStore, not_connected, within};
+use super::{PostgresStore, within};
 use crate::StoreError;
 use crate::accounts::{
     ApiKeyRow, BotRow, bot_id_taken, decode_variants, encode_variants, key_id_taken, name_key,
@@ -47,23 +46,13 @@ const KEY_COLUMNS: &str = "key_id, bot_id, label, scopes, secret_hash, create_ti
                            revoke_time_nanos";
 
 impl PostgresStore {
-    /// The writer's connection, which account writes share with the group commit. A failed
-    /// account write leaves it in place: a broken connection ends, and the store recovers from
-    /// that as from any lost connection.
-    async fn account_writer(&self) -> Result<MappedMutexGuard<'_, Client>, StoreError> {
-        MutexGuard::try_map(self.writer.lock().await, |slot| {
-            slot.as_mut().map(|writer| &mut writer.client)
-        })
-        .map_err(|_| not_connected())
-    }
-
     pub async fn create_bot(
         &self,
         bot: &BotRow,
         first_key: Option<&ApiKeyRow>,
     ) -> Result<(), StoreError> {
         let variants = encode_variants(&bot.variants)?;
-        let mut client = self.account_writer().await?;
+        let mut client = self.direct_writer().await?;
         within(async {
             let transaction = client.transaction().await?;
             let inserted = transaction
@@ -111,7 +100,7 @@ impl PostgresStore {
 
     pub async fn update_bot(&self, bot: &BotRow) -> Result<bool, StoreError> {
         let variants = encode_variants(&bot.variants)?;
-        let client = self.account_writer().await?;
+        let client = self.direct_writer().await?;
         let updated = within(async {
             Ok(client
                 .execute(
@@ -142,7 +131,7 @@ impl PostgresStore {
     }
 
     pub async fn create_key(&self, key: &ApiKeyRow) -> Result<(), StoreError> {
-        let mut client = self.account_writer().await?;
+        let mut client = self.direct_writer().await?;
         within(async {
             let transaction = client.transaction().await?;
             insert_key(&transaction, key).await?;
@@ -153,7 +142,7 @@ impl PostgresStore {
     }
 
     pub async fn revoke_key(&self, key_id: &str, time_nanos: i64) -> Result<bool, StoreError> {
-        let client = self.account_writer().await?;
+        let client = self.direct_writer().await?;
         within(async {
             let revoked = client
                 .execute(

@@ -42,28 +42,13 @@ const KEY_COLUMNS: &str = "key_id, bot_id, label, scopes, secret_hash, create_ti
                            revoke_time_nanos";
 
 impl SqliteStore {
-    /// Runs `work` in a transaction of its own on the writer's connection; commits it if
-    /// `work` succeeds, rolls it back otherwise.
-    async fn write_accounts<T: Send + 'static>(
-        &self,
-        work: impl FnOnce(&Transaction<'_>) -> Result<T, StoreError> + Send + 'static,
-    ) -> Result<T, StoreError> {
-        blocking(&self.writer, move |writer| {
-            let transaction = writer.connection.transaction()?;
-            let done = work(&transaction)?;
-            transaction.commit()?;
-            Ok(done)
-        })
-        .await
-    }
-
     pub async fn create_bot(
         &self,
         bot: BotRow,
         first_key: Option<ApiKeyRow>,
     ) -> Result<(), StoreError> {
         let variants = encode_variants(&bot.variants)?;
-        self.write_accounts(move |transaction| {
+        self.write_directly(move |transaction| {
             let inserted = transaction
                 .prepare_cached(
                     "INSERT INTO bots (bot_id, name, name_key, owner, description, variants, \
@@ -101,7 +86,7 @@ impl SqliteStore {
 
     pub async fn update_bot(&self, bot: BotRow) -> Result<bool, StoreError> {
         let variants = encode_variants(&bot.variants)?;
-        self.write_accounts(move |transaction| {
+        self.write_directly(move |transaction| {
             let updated = transaction
                 .prepare_cached(
                     "UPDATE bots SET name = ?2, name_key = ?3, owner = ?4, description = ?5, \
@@ -133,12 +118,12 @@ impl SqliteStore {
     }
 
     pub async fn create_key(&self, key: ApiKeyRow) -> Result<(), StoreError> {
-        self.write_accounts(move |transaction| insert_key(transaction, &key))
+        self.write_directly(move |transaction| insert_key(transaction, &key))
             .await
     }
 
     pub async fn revoke_key(&self, key_id: String, time_nanos: i64) -> Result<bool, StoreError> {
-        self.write_accounts(move |transaction| {
+        self.write_directly(move |transaction| {
             let revoked = transaction
                 .prepare_cached(
                     "UPDATE api_keys SET revoke_time_nanos = ?2 \

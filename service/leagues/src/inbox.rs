@@ -1,0 +1,336 @@
+//! Each bot's inbox: what the server has to tell a bot, numbered per bot from 1 with no gap
+//! (`seq`) and kept in the store, so a bot resumes after the last item it saw, across
+//! disconnects and restarts, and misses nothing and sees nothing twice. Items are written by
+//! whatever causes them, in the same transaction (see `follower`).
+//!
+//! A reader subscribes to the live items before it reads stored ones, takes items strictly in
+//! seq order and fills a gap from the store, as readers of the lifecycle feed do.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use serde::{Deserialize, Serialize};
+use tokio::sync::{broadcast, watch};
+use tokio_stream::Stream;
+
+use pitchmate_hosting::lifecycle::EndReason;
+use pitchmate_store::{InboxRow, NewInboxItem, Store};
+
+use crate::error::LeagueError;
+use crate::{nanos, time};
+
+/// Stored items read at a time.
+const PAGE: usize = 256;
+/// Live items a slow reader may fall behind by before it reads them from the store instead.
+const LIVE: usize = 4096;
+
+/// What an inbox item says.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum InboxItem {
+    /// A match the bot held a seat in ended.
+    MatchFinished(FinishedMatch),
+}
+
+impl InboxItem {
+    /// The store's number for the kind; never reused.
+    fn code(&self) -> u32 {
+        match self {
+            InboxItem::MatchFinished(_) => 1,
+        }
+    }
+
+    pub fn to_new(&self, bot_id: &str, at: SystemTime) -> NewInboxItem {
+        NewInboxItem {
+            bot_id: bot_id.to_owned(),
+            kind: self.code(),
+            body: serde_json::to_vec(self).expect("an inbox item serialises"),
+            time_nanos: nanos(at),
+        }
+    }
+}
+
+/// How a match ended, for one of its seats.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FinishedMatch {
+    pub match_id: String,
+    pub variant_id: String,
+    /// The bot's seat.
+    pub seat: String,
+    /// Every seat's name, in seat order.
+    pub seats: Vec<String>,
+    /// False: aborted, nobody won or lost.
+    pub finished: bool,
+    /// The winning seat; empty for a draw or an aborted match.
+    pub winner: String,
+    /// Per seat, in seat order.
+    pub scores: Vec<u32>,
+    pub reason: EndReason,
+    pub detail: String,
+}
+
+/// The match as its bot sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Won,
+    Lost,
+    Drawn,
+    Aborted,
+}
+
+impl FinishedMatch {
+    pub fn outcome(&self) -> Outcome {
+        match (self.finished, self.winner.as_str()) {
+            (false, _) => Outcome::Aborted,
+            (true, "") => Outcome::Drawn,
+            (true, winner) if winner == self.seat => Outcome::Won,
+            (true, _) => Outcome::Lost,
+        }
+    }
+}
+
+/// An item as delivered: its place and time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Delivered {
+    pub seq: u64,
+    pub time: SystemTime,
+    pub item: InboxItem,
+}
+
+impl Delivered {
+    fn from_row(row: &InboxRow) -> Result<Self, LeagueError> {
+        let item = serde_json::from_slice(&row.body).map_err(|e| {
+            LeagueError::Unavailable(format!(
+                "inbox item {} of a bot is unreadable: {e}",
+                row.seq
+            ))
+        })?;
+        Ok(Delivered {
+            seq: row.seq,
+            time: time(row.time_nanos),
+            item,
+        })
+    }
+}
+
+/// Where items written are announced to the readers following inboxes now.
+#[derive(Clone)]
+pub struct InboxBus {
+    live: broadcast::Sender<Arc<InboxRow>>,
+}
+
+impl Default for InboxBus {
+    fn default() -> Self {
+        Self {
+            live: broadcast::channel(LIVE).0,
+        }
+    }
+}
+
+impl InboxBus {
+    /// Announces items the store has committed.
+    pub fn publish(&self, rows: Vec<InboxRow>) {
+        for row in rows {
+            // No reader now: nobody to tell.
+            let _ = self.live.send(Arc::new(row));
+        }
+    }
+}
+
+/// What a reader is sent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InboxEvent {
+    Item(Delivered),
+    /// Nothing for a while; every item up to `seq` has been sent.
+    Quiet {
+        seq: u64,
+    },
+}
+
+/// Where a bot's inbox stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InboxBounds {
+    /// The oldest item still kept (one past `newest` when none is).
+    pub oldest: u64,
+    /// The newest item; 0 before the first.
+    pub newest: u64,
+}
+
+pub async fn bounds(store: &Store, bot_id: &str) -> Result<InboxBounds, LeagueError> {
+    let (oldest, newest) = store.inbox_bounds(bot_id).await?;
+    Ok(InboxBounds { oldest, newest })
+}
+
+/// Checks that a reader can resume after `after`: not past the newest item, and nothing it has
+/// not seen pruned.
+pub fn check_resume(bounds: InboxBounds, after: u64) -> Result<(), LeagueError> {
+    if after > bounds.newest {
+        return Err(LeagueError::InvalidField {
+            field: "after_seq",
+            message: format!(
+                "after_seq {after} is beyond this inbox's newest item, {}; use 0 for everything \
+                 kept, or a seq this server sent",
+                bounds.newest
+            ),
+        });
+    }
+    if after + 1 < bounds.oldest {
+        return Err(LeagueError::InboxSeqExpired {
+            after,
+            oldest: bounds.oldest,
+        });
+    }
+    Ok(())
+}
+
+struct Reader {
+    store: Store,
+    live: broadcast::Receiver<Arc<InboxRow>>,
+    bot_id: String,
+    heartbeat: Duration,
+    stopping: watch::Receiver<bool>,
+    /// Every item up to here has been sent.
+    seq: u64,
+    ready: VecDeque<InboxRow>,
+    behind: bool,
+    done: bool,
+}
+
+/// `bot_id`'s inbox after `after`, then live items. Ends when the server stops; a store it
+/// cannot read ends it with the error.
+pub fn follow(
+    store: Store,
+    bus: &InboxBus,
+    bot_id: String,
+    after: u64,
+    heartbeat: Duration,
+    stopping: watch::Receiver<bool>,
+) -> impl Stream<Item = Result<InboxEvent, LeagueError>> + Send + use<> {
+    let reader = Reader {
+        live: bus.live.subscribe(),
+        store,
+        bot_id,
+        heartbeat,
+        stopping,
+        seq: after,
+        ready: VecDeque::new(),
+        behind: true,
+        done: false,
+    };
+    futures_util::stream::unfold(reader, |mut reader| async move {
+        if reader.done {
+            return None;
+        }
+        let event = reader.next().await.transpose()?;
+        if event.is_err() {
+            reader.done = true;
+        }
+        Some((event, reader))
+    })
+}
+
+impl Reader {
+    async fn next(&mut self) -> Result<Option<InboxEvent>, LeagueError> {
+        loop {
+            if let Some(row) = self.ready.pop_front() {
+                if row.seq <= self.seq {
+                    continue;
+                }
+                self.seq = row.seq;
+                return Ok(Some(InboxEvent::Item(Delivered::from_row(&row)?)));
+            }
+            if self.behind {
+                let rows = self.store.inbox_after(&self.bot_id, self.seq, PAGE).await?;
+                self.behind = rows.len() == PAGE;
+                self.ready.extend(rows);
+                continue;
+            }
+            tokio::select! {
+                received = tokio::time::timeout(self.heartbeat, self.live.recv()) => {
+                    match received {
+                        Err(_quiet) => return Ok(Some(InboxEvent::Quiet { seq: self.seq })),
+                        Ok(Ok(row)) if row.bot_id != self.bot_id || row.seq <= self.seq => {}
+                        Ok(Ok(row)) if row.seq == self.seq + 1 => {
+                            self.ready.push_back(row.as_ref().clone());
+                        }
+                        // A gap, or items went by while this reader lagged: the store has them.
+                        Ok(Ok(_)) | Ok(Err(broadcast::error::RecvError::Lagged(_))) => {
+                            self.behind = true;
+                        }
+                        Ok(Err(broadcast::error::RecvError::Closed)) => return Ok(None),
+                    }
+                }
+                _ = self.stopping.wait_for(|stop| *stop) => return Ok(None),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finished(winner: &str, finished: bool) -> FinishedMatch {
+        FinishedMatch {
+            match_id: "m".into(),
+            variant_id: "gridiron".into(),
+            seat: "home".into(),
+            seats: vec!["home".into(), "away".into()],
+            finished,
+            winner: winner.into(),
+            scores: vec![1, 0],
+            reason: EndReason::Rules,
+            detail: String::new(),
+        }
+    }
+
+    #[test]
+    fn the_outcome_is_the_bots_own() {
+        assert_eq!(finished("home", true).outcome(), Outcome::Won);
+        assert_eq!(finished("away", true).outcome(), Outcome::Lost);
+        assert_eq!(finished("", true).outcome(), Outcome::Drawn);
+        assert_eq!(finished("", false).outcome(), Outcome::Aborted);
+    }
+
+    #[test]
+    fn an_item_reads_back_as_written() {
+        let item = InboxItem::MatchFinished(finished("home", true));
+        let new = item.to_new("b1", SystemTime::UNIX_EPOCH);
+        let row = InboxRow {
+            bot_id: new.bot_id,
+            seq: 3,
+            kind: new.kind,
+            body: new.body,
+            time_nanos: new.time_nanos,
+        };
+        assert_eq!(Delivered::from_row(&row).unwrap().item, item);
+    }
+
+    #[test]
+    fn a_reader_resumes_only_within_what_is_kept() {
+        let bounds = InboxBounds {
+            oldest: 3,
+            newest: 5,
+        };
+        for after in [2, 3, 5] {
+            assert!(check_resume(bounds, after).is_ok(), "{after}");
+        }
+        assert!(matches!(
+            check_resume(bounds, 1),
+            Err(LeagueError::InboxSeqExpired { oldest: 3, .. })
+        ));
+        assert!(matches!(
+            check_resume(bounds, 6),
+            Err(LeagueError::InvalidField {
+                field: "after_seq",
+                ..
+            })
+        ));
+        let empty = InboxBounds {
+            oldest: 1,
+            newest: 0,
+        };
+        assert!(check_resume(empty, 0).is_ok());
+    }
+}

@@ -1,0 +1,166 @@
+//! `InboxService`: each bot's inbox, kept by the leagues crate, on the wire.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use pitchmate_proto::v1 as pb;
+use tokio::sync::watch;
+use tokio_stream::StreamExt;
+use tonic::{Request, Response, Status};
+
+use super::credentials::Credentials;
+use super::{EdgeStream, client_of, edge};
+use crate::error::{ServiceError, to_status};
+use crate::hosting::event::result_reason;
+use crate::store::Store;
+use pitchmate_leagues::inbox::{self, Delivered, FinishedMatch, InboxBus, InboxEvent, Outcome};
+use pitchmate_leagues::{InboxItem, nanos_to_time};
+
+pub struct InboxApi {
+    credentials: Arc<Credentials>,
+    store: Store,
+    bus: InboxBus,
+    heartbeat: Duration,
+    stopping: watch::Receiver<bool>,
+}
+
+impl InboxApi {
+    pub fn new(
+        credentials: Arc<Credentials>,
+        store: Store,
+        bus: InboxBus,
+        heartbeat: Duration,
+        stopping: watch::Receiver<bool>,
+    ) -> Self {
+        Self {
+            credentials,
+            store,
+            bus,
+            heartbeat,
+            stopping,
+        }
+    }
+
+    /// The bot whose key the call presents.
+    async fn bot<T>(&self, request: &Request<T>) -> Result<String, ServiceError> {
+        let caller = self
+            .credentials
+            .caller(client_of(request), request.metadata())
+            .await?;
+        Ok(caller.bot()?.to_owned())
+    }
+}
+
+#[tonic::async_trait]
+impl pb::inbox_service_server::InboxService for InboxApi {
+    type WatchInboxStream = EdgeStream<pb::WatchInboxResponse>;
+
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "WatchInbox"))]
+    async fn watch_inbox(
+        &self,
+        request: Request<pb::WatchInboxRequest>,
+    ) -> Result<Response<Self::WatchInboxStream>, Status> {
+        edge(async move {
+            let bot_id = self.bot(&request).await?;
+            let after = request.into_inner().after_seq;
+            let bounds = inbox::bounds(&self.store, &bot_id).await?;
+            inbox::check_resume(bounds, after)?;
+            let events = inbox::follow(
+                self.store.clone(),
+                &self.bus,
+                bot_id,
+                after,
+                self.heartbeat,
+                self.stopping.clone(),
+            );
+            let responses = events.map(|event| {
+                event
+                    .map(event_to_proto)
+                    .map_err(|error| to_status(error.into()))
+            });
+            Ok(Response::new(Box::pin(responses) as Self::WatchInboxStream))
+        })
+        .await
+    }
+
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "GetInbox"))]
+    async fn get_inbox(
+        &self,
+        request: Request<pb::GetInboxRequest>,
+    ) -> Result<Response<pb::GetInboxResponse>, Status> {
+        edge(async move {
+            let bot_id = self.bot(&request).await?;
+            let bounds = inbox::bounds(&self.store, &bot_id).await?;
+            let seats = self
+                .store
+                .bot_seats(&bot_id, true)
+                .await
+                .map_err(pitchmate_leagues::LeagueError::from)?;
+            Ok(Response::new(pb::GetInboxResponse {
+                oldest_seq: bounds.oldest,
+                newest_seq: bounds.newest,
+                live_matches: seats
+                    .into_iter()
+                    .map(|seat| pb::BotMatch {
+                        match_id: seat.match_id,
+                        variant_id: seat.variant_id,
+                        seat: seat.seat,
+                        join_time: Some(nanos_to_time(seat.time_nanos).into()),
+                    })
+                    .collect(),
+            }))
+        })
+        .await
+    }
+}
+
+fn event_to_proto(event: InboxEvent) -> pb::WatchInboxResponse {
+    use pb::watch_inbox_response::Kind;
+    let kind = match event {
+        InboxEvent::Item(delivered) => Kind::Item(item_to_proto(delivered)),
+        InboxEvent::Quiet { seq } => Kind::Heartbeat(pb::InboxHeartbeat { seq }),
+    };
+    pb::WatchInboxResponse { kind: Some(kind) }
+}
+
+fn item_to_proto(delivered: Delivered) -> pb::InboxItem {
+    use pb::inbox_item::Kind;
+    let kind = match delivered.item {
+        InboxItem::MatchFinished(finished) => Kind::MatchFinished(finished_to_proto(finished)),
+    };
+    pb::InboxItem {
+        seq: delivered.seq,
+        time: Some(delivered.time.into()),
+        kind: Some(kind),
+    }
+}
+
+fn finished_to_proto(finished: FinishedMatch) -> pb::InboxMatchFinished {
+    let outcome = match finished.outcome() {
+        Outcome::Won => pb::MatchOutcome::Won,
+        Outcome::Lost => pb::MatchOutcome::Lost,
+        Outcome::Drawn => pb::MatchOutcome::Drawn,
+        Outcome::Aborted => pb::MatchOutcome::Aborted,
+    };
+    let scores = finished
+        .seats
+        .iter()
+        .zip(&finished.scores)
+        .map(|(seat, score)| pb::SeatScore {
+            seat: seat.clone(),
+            score: *score,
+        })
+        .collect();
+    pb::InboxMatchFinished {
+        outcome: outcome as i32,
+        result: Some(pb::MatchResult {
+            winner: finished.winner,
+            scores,
+            reason: result_reason(finished.reason) as i32,
+            detail: finished.detail,
+        }),
+        match_id: finished.match_id,
+        variant_id: finished.variant_id,
+        seat: finished.seat,
+    }
+}
