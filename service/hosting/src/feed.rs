@@ -1,21 +1,14 @@
 //! Following the lifecycle feed for one reader: the stored entries after its position, then
 //! live ones as the store commits them, filtered; a note of where the feed stands when it has
-//! been quiet for a while.
-//!
-//! The reader subscribes to the live entries before it reads the stored ones, so an entry
-//! committed in between is in one or the other, and entries are taken strictly in position
-//! order: one at or before the reader's position is skipped, and a gap (after the reader lagged
-//! behind the live entries) is filled from the store. Nothing is missed or sent twice, across
-//! a reader's reconnection or a server restart, because positions are stored with the entries.
+//! been quiet for a while. How nothing is missed or sent twice is `ordered`'s.
 
-use std::collections::VecDeque;
-use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::{broadcast, watch};
+use tokio::sync::watch;
 use tokio_stream::Stream;
 
 use super::lifecycle::LifecycleEntry;
+use super::ordered::{Log, Next, OrderedReader};
 use crate::error::ServiceError;
 use pitchmate_store::{LifecycleRow, Store};
 
@@ -48,18 +41,36 @@ pub enum FeedItem {
     },
 }
 
+/// The lifecycle feed as an ordered log: every entry is this reader's to consider.
+struct Feed(Store);
+
+impl Log for Feed {
+    type Row = LifecycleRow;
+    type Error = ServiceError;
+
+    fn number(row: &LifecycleRow) -> u64 {
+        row.position
+    }
+
+    fn owns(&self, _: &LifecycleRow) -> bool {
+        true
+    }
+
+    async fn read_after(
+        &self,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<LifecycleRow>, ServiceError> {
+        self.0
+            .lifecycle_after(after, limit)
+            .await
+            .map_err(|e| ServiceError::StoreUnavailable(e.to_string()))
+    }
+}
+
 struct Reader {
-    store: Store,
-    live: broadcast::Receiver<Arc<LifecycleRow>>,
+    entries: OrderedReader<Feed>,
     filter: FeedFilter,
-    heartbeat: Duration,
-    stopping: watch::Receiver<bool>,
-    /// Every entry up to here has been sent or filtered out.
-    position: u64,
-    /// Read, not yet considered.
-    ready: VecDeque<LifecycleRow>,
-    /// Whether the store may hold entries after `position` that the live feed will not bring.
-    behind: bool,
     done: bool,
 }
 
@@ -72,15 +83,10 @@ pub fn follow(
     heartbeat: Duration,
     stopping: watch::Receiver<bool>,
 ) -> impl Stream<Item = Result<FeedItem, ServiceError>> + Send {
+    let live = store.lifecycle_live();
     let reader = Reader {
-        live: store.lifecycle_live(),
-        store,
+        entries: OrderedReader::new(Feed(store), live, after, PAGE, heartbeat, stopping),
         filter,
-        heartbeat,
-        stopping,
-        position: after,
-        ready: VecDeque::new(),
-        behind: true,
         done: false,
     };
     futures_util::stream::unfold(reader, |mut reader| async move {
@@ -99,47 +105,19 @@ impl Reader {
     /// The next item; `None` when the server stops.
     async fn next(&mut self) -> Result<Option<FeedItem>, ServiceError> {
         loop {
-            if let Some(row) = self.ready.pop_front() {
-                if row.position <= self.position {
-                    continue;
+            match self.entries.next().await? {
+                None => return Ok(None),
+                Some(Next::Quiet { number }) => {
+                    return Ok(Some(FeedItem::Quiet { position: number }));
                 }
-                self.position = row.position;
-                let entry = LifecycleEntry::from_row(&row).map_err(|e| {
-                    ServiceError::StoreUnavailable(format!("the lifecycle feed: {e}"))
-                })?;
-                if self.filter.admits(&entry) {
-                    return Ok(Some(FeedItem::Entry(entry)));
-                }
-                continue;
-            }
-            if self.behind {
-                let rows = self
-                    .store
-                    .lifecycle_after(self.position, PAGE)
-                    .await
-                    .map_err(|e| ServiceError::StoreUnavailable(e.to_string()))?;
-                self.behind = rows.len() == PAGE;
-                self.ready.extend(rows);
-                continue;
-            }
-            tokio::select! {
-                received = tokio::time::timeout(self.heartbeat, self.live.recv()) => {
-                    match received {
-                        Err(_quiet) => {
-                            return Ok(Some(FeedItem::Quiet { position: self.position }));
-                        }
-                        Ok(Ok(row)) if row.position <= self.position => {}
-                        Ok(Ok(row)) if row.position == self.position + 1 => {
-                            self.ready.push_back(row.as_ref().clone());
-                        }
-                        // A gap: entries went by while this reader lagged; the store has them.
-                        Ok(Ok(_)) | Ok(Err(broadcast::error::RecvError::Lagged(_))) => {
-                            self.behind = true;
-                        }
-                        Ok(Err(broadcast::error::RecvError::Closed)) => return Ok(None),
+                Some(Next::Row(row)) => {
+                    let entry = LifecycleEntry::from_row(&row).map_err(|e| {
+                        ServiceError::StoreUnavailable(format!("the lifecycle feed: {e}"))
+                    })?;
+                    if self.filter.admits(&entry) {
+                        return Ok(Some(FeedItem::Entry(entry)));
                     }
                 }
-                _ = self.stopping.wait_for(|stop| *stop) => return Ok(None),
             }
         }
     }

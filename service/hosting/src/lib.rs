@@ -22,6 +22,7 @@ pub mod event;
 pub mod feed;
 pub mod lifecycle;
 pub mod log;
+pub mod ordered;
 pub mod referee;
 #[cfg(test)]
 mod referee_tests;

@@ -3,10 +3,9 @@
 //! disconnects and restarts, and misses nothing and sees nothing twice. Items are written by
 //! whatever causes them, in the same transaction (see `follower`).
 //!
-//! A reader subscribes to the live items before it reads stored ones, takes items strictly in
-//! seq order and fills a gap from the store, as readers of the lifecycle feed do.
+//! A reader follows its inbox as readers of the lifecycle feed follow theirs (the match core's
+//! `ordered`): stored items after its seq, then live ones, in order, a gap filled from the store.
 
-use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
@@ -15,6 +14,7 @@ use tokio::sync::{broadcast, watch};
 use tokio_stream::Stream;
 
 use pitchmate_hosting::lifecycle::EndReason;
+use pitchmate_hosting::ordered::{Log, Next, OrderedReader};
 use pitchmate_store::{InboxRow, NewInboxItem, Store};
 
 use crate::error::LeagueError;
@@ -184,17 +184,27 @@ pub fn check_resume(bounds: InboxBounds, after: u64) -> Result<(), LeagueError> 
     Ok(())
 }
 
-struct Reader {
+/// One bot's inbox as an ordered log; the bus carries every bot's items.
+struct Inbox {
     store: Store,
-    live: broadcast::Receiver<Arc<InboxRow>>,
     bot_id: String,
-    heartbeat: Duration,
-    stopping: watch::Receiver<bool>,
-    /// Every item up to here has been sent.
-    seq: u64,
-    ready: VecDeque<InboxRow>,
-    behind: bool,
-    done: bool,
+}
+
+impl Log for Inbox {
+    type Row = InboxRow;
+    type Error = LeagueError;
+
+    fn number(row: &InboxRow) -> u64 {
+        row.seq
+    }
+
+    fn owns(&self, row: &InboxRow) -> bool {
+        row.bot_id == self.bot_id
+    }
+
+    async fn read_after(&self, after: u64, limit: usize) -> Result<Vec<InboxRow>, LeagueError> {
+        Ok(self.store.inbox_after(&self.bot_id, after, limit).await?)
+    }
 }
 
 /// `bot_id`'s inbox after `after`, then live items. Ends when the server stops; a store it
@@ -207,64 +217,28 @@ pub fn follow(
     heartbeat: Duration,
     stopping: watch::Receiver<bool>,
 ) -> impl Stream<Item = Result<InboxEvent, LeagueError>> + Send + use<> {
-    let reader = Reader {
-        live: bus.live.subscribe(),
-        store,
-        bot_id,
+    let inbox = Inbox { store, bot_id };
+    let reader = OrderedReader::new(
+        inbox,
+        bus.live.subscribe(),
+        after,
+        PAGE,
         heartbeat,
         stopping,
-        seq: after,
-        ready: VecDeque::new(),
-        behind: true,
-        done: false,
-    };
-    futures_util::stream::unfold(reader, |mut reader| async move {
-        if reader.done {
+    );
+    futures_util::stream::unfold((reader, false), |(mut reader, done)| async move {
+        if done {
             return None;
         }
-        let event = reader.next().await.transpose()?;
-        if event.is_err() {
-            reader.done = true;
-        }
-        Some((event, reader))
+        let event = match reader.next().await {
+            Ok(None) => return None,
+            Ok(Some(Next::Quiet { number })) => Ok(InboxEvent::Quiet { seq: number }),
+            Ok(Some(Next::Row(row))) => Delivered::from_row(&row).map(InboxEvent::Item),
+            Err(error) => Err(error),
+        };
+        let failed = event.is_err();
+        Some((event, (reader, failed)))
     })
-}
-
-impl Reader {
-    async fn next(&mut self) -> Result<Option<InboxEvent>, LeagueError> {
-        loop {
-            if let Some(row) = self.ready.pop_front() {
-                if row.seq <= self.seq {
-                    continue;
-                }
-                self.seq = row.seq;
-                return Ok(Some(InboxEvent::Item(Delivered::from_row(&row)?)));
-            }
-            if self.behind {
-                let rows = self.store.inbox_after(&self.bot_id, self.seq, PAGE).await?;
-                self.behind = rows.len() == PAGE;
-                self.ready.extend(rows);
-                continue;
-            }
-            tokio::select! {
-                received = tokio::time::timeout(self.heartbeat, self.live.recv()) => {
-                    match received {
-                        Err(_quiet) => return Ok(Some(InboxEvent::Quiet { seq: self.seq })),
-                        Ok(Ok(row)) if row.bot_id != self.bot_id || row.seq <= self.seq => {}
-                        Ok(Ok(row)) if row.seq == self.seq + 1 => {
-                            self.ready.push_back(row.as_ref().clone());
-                        }
-                        // A gap, or items went by while this reader lagged: the store has them.
-                        Ok(Ok(_)) | Ok(Err(broadcast::error::RecvError::Lagged(_))) => {
-                            self.behind = true;
-                        }
-                        Ok(Err(broadcast::error::RecvError::Closed)) => return Ok(None),
-                    }
-                }
-                _ = self.stopping.wait_for(|stop| *stop) => return Ok(None),
-            }
-        }
-    }
 }
 
 #[cfg(test)]

@@ -179,7 +179,11 @@ async fn bots_join_and_play_a_match_with_their_keys() {
             .find(|s| s.seat == joined.seat)
             .unwrap();
         assert_eq!(seat.player_name, bot.bot.as_ref().unwrap().name);
-        assert_eq!(seat.bot_id, bot.bot.as_ref().unwrap().bot_id, "the seat names its bot");
+        assert_eq!(
+            seat.bot_id,
+            bot.bot.as_ref().unwrap().bot_id,
+            "the seat names its bot"
+        );
         keys.insert(joined.seat, bot.secret.clone());
         if keys.len() == 1 {
             // One bot plays one seat of a match: with a seat still free, a second join is

@@ -13,7 +13,7 @@ use super::credentials::Credentials;
 use super::rate_limit::RateLimiter;
 use super::{client_of, edge, paging};
 use crate::error::{RateLimit, ServiceError};
-use pitchmate_leagues::{ApiKey, Bot, BotChange, NewBot, Scope, Scopes};
+use pitchmate_leagues::{Accounts, ApiKey, Bot, BotChange, NewBot, Scope, Scopes};
 
 pub struct BotApi {
     credentials: Arc<Credentials>,
@@ -22,6 +22,10 @@ pub struct BotApi {
 }
 
 impl BotApi {
+    fn accounts(&self) -> &Accounts {
+        &self.credentials.accounts
+    }
+
     pub fn new(credentials: Arc<Credentials>, per_second: u32, burst: u32) -> Self {
         Self {
             credentials,
@@ -47,7 +51,7 @@ impl pb::bot_service_server::BotService for BotApi {
                 description: request.description,
                 variants: request.variants,
             };
-            let accounts = &self.credentials.accounts;
+            let accounts = self.accounts();
             let (bot, issued) = accounts.create_bot(new, SystemTime::now()).await?;
             Ok(Response::new(pb::CreateBotResponse {
                 bot: Some(bot_to_proto(&bot)),
@@ -65,7 +69,7 @@ impl pb::bot_service_server::BotService for BotApi {
     ) -> Result<Response<pb::GetBotResponse>, Status> {
         edge(async move {
             let request = request.into_inner();
-            let accounts = &self.credentials.accounts;
+            let accounts = self.accounts();
             let bot = match (request.bot_id.as_str(), request.name.as_str()) {
                 (id, "") if !id.is_empty() => accounts.bot(id).await?,
                 ("", name) if !name.is_empty() => accounts.bot_named(name).await?,
@@ -94,11 +98,7 @@ impl pb::bot_service_server::BotService for BotApi {
             let size = paging::page_size(request.page_size)?;
             let after: Option<String> = paging::decode(SCOPE, &request.page_token)?;
             // One more than the page tells whether another follows.
-            let mut bots = self
-                .credentials
-                .accounts
-                .bots(after.as_deref(), size + 1)
-                .await?;
+            let mut bots = self.accounts().bots(after.as_deref(), size + 1).await?;
             let more = bots.len() > size;
             bots.truncate(size);
             let next_page_token = match bots.last() {
@@ -119,10 +119,7 @@ impl pb::bot_service_server::BotService for BotApi {
         request: Request<pb::UpdateBotRequest>,
     ) -> Result<Response<pb::UpdateBotResponse>, Status> {
         edge(async move {
-            let caller = self
-                .credentials
-                .caller(client_of(&request), request.metadata())
-                .await?;
+            let caller = self.credentials.caller_of(&request).await?;
             let request = request.into_inner();
             let bot = request.bot.unwrap_or_default();
             let paths = request
@@ -131,8 +128,7 @@ impl pb::bot_service_server::BotService for BotApi {
                 .unwrap_or_default();
             let change = bot_change(&bot, &paths)?;
             let updated = self
-                .credentials
-                .accounts
+                .accounts()
                 .update_bot(&caller, &bot.bot_id, change)
                 .await?;
             Ok(Response::new(pb::UpdateBotResponse {
@@ -148,16 +144,12 @@ impl pb::bot_service_server::BotService for BotApi {
         request: Request<pb::CreateApiKeyRequest>,
     ) -> Result<Response<pb::CreateApiKeyResponse>, Status> {
         edge(async move {
-            let caller = self
-                .credentials
-                .caller(client_of(&request), request.metadata())
-                .await?;
+            let caller = self.credentials.caller_of(&request).await?;
             let request = request.into_inner();
             let scopes = scopes_from_proto(&request.scopes)?;
             let bot_id = Some(request.bot_id.as_str()).filter(|id| !id.is_empty());
             let issued = self
-                .credentials
-                .accounts
+                .accounts()
                 .create_key(&caller, bot_id, request.label, scopes, SystemTime::now())
                 .await?;
             Ok(Response::new(pb::CreateApiKeyResponse {
@@ -174,17 +166,14 @@ impl pb::bot_service_server::BotService for BotApi {
         request: Request<pb::ListApiKeysRequest>,
     ) -> Result<Response<pb::ListApiKeysResponse>, Status> {
         edge(async move {
-            let caller = self
-                .credentials
-                .caller(client_of(&request), request.metadata())
-                .await?;
+            let caller = self.credentials.caller_of(&request).await?;
             let request = request.into_inner();
             let scope = format!("keys|{}", request.bot_id);
             let size = paging::page_size(request.page_size)?;
             let start: usize = paging::decode(&scope, &request.page_token)?.unwrap_or(0);
             let bot_id = Some(request.bot_id.as_str()).filter(|id| !id.is_empty());
             // A bot has few keys: they are read whole and cut into pages here.
-            let keys = self.credentials.accounts.keys_of(&caller, bot_id).await?;
+            let keys = self.accounts().keys_of(&caller, bot_id).await?;
             let end = keys.len().min(start.saturating_add(size));
             Ok(Response::new(pb::ListApiKeysResponse {
                 keys: keys
@@ -209,10 +198,7 @@ impl pb::bot_service_server::BotService for BotApi {
         request: Request<pb::RevokeApiKeyRequest>,
     ) -> Result<Response<pb::RevokeApiKeyResponse>, Status> {
         edge(async move {
-            let caller = self
-                .credentials
-                .caller(client_of(&request), request.metadata())
-                .await?;
+            let caller = self.credentials.caller_of(&request).await?;
             let key_id = request.into_inner().key_id;
             if key_id.is_empty() {
                 return Err(ServiceError::InvalidArgument(
@@ -221,8 +207,7 @@ impl pb::bot_service_server::BotService for BotApi {
                 .at("key_id"));
             }
             let key = self
-                .credentials
-                .accounts
+                .accounts()
                 .revoke_key(&caller, &key_id, SystemTime::now())
                 .await?;
             Ok(Response::new(pb::RevokeApiKeyResponse {
@@ -238,12 +223,9 @@ impl pb::bot_service_server::BotService for BotApi {
         request: Request<pb::WhoAmIRequest>,
     ) -> Result<Response<pb::WhoAmIResponse>, Status> {
         edge(async move {
-            let caller = self
-                .credentials
-                .caller(client_of(&request), request.metadata())
-                .await?;
+            let caller = self.credentials.caller_of(&request).await?;
             let bot = match &caller.key.bot_id {
-                Some(bot_id) => Some(bot_to_proto(&self.credentials.accounts.bot(bot_id).await?)),
+                Some(bot_id) => Some(bot_to_proto(&self.accounts().bot(bot_id).await?)),
                 None => None,
             };
             Ok(Response::new(pb::WhoAmIResponse {

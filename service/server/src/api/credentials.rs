@@ -29,6 +29,12 @@ impl Credentials {
         }
     }
 
+    /// The holder of the API key `request` presents; refused without one.
+    pub async fn caller_of<T>(&self, request: &tonic::Request<T>) -> Result<Caller, ServiceError> {
+        self.caller(super::client_of(request), request.metadata())
+            .await
+    }
+
     /// The holder of the API key the call presents; refused without one.
     pub async fn caller(
         &self,

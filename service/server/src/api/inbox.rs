@@ -9,7 +9,7 @@ use tokio_stream::StreamExt;
 use tonic::{Request, Response, Status};
 
 use super::credentials::Credentials;
-use super::{EdgeStream, client_of, edge};
+use super::{EdgeStream, edge};
 use crate::error::{ServiceError, to_status};
 use crate::hosting::event::result_reason;
 use crate::store::Store;
@@ -43,10 +43,7 @@ impl InboxApi {
 
     /// The bot whose key the call presents.
     async fn bot<T>(&self, request: &Request<T>) -> Result<String, ServiceError> {
-        let caller = self
-            .credentials
-            .caller(client_of(request), request.metadata())
-            .await?;
+        let caller = self.credentials.caller_of(request).await?;
         Ok(caller.bot()?.to_owned())
     }
 }
