@@ -205,7 +205,6 @@ impl PostgresStore {
             .await
     }
 
-    /// The keys of `bot_id`, or every key for `None`.
     pub async fn key(&self, key_id: &str) -> Result<Option<ApiKeyRow>, StoreError> {
         self.reader
             .read(|client| async move {
@@ -220,6 +219,7 @@ impl PostgresStore {
             .await
     }
 
+    /// The keys of `bot_id`, or every key for `None`.
     pub async fn keys(&self, bot_id: Option<&str>) -> Result<Vec<ApiKeyRow>, StoreError> {
         let of = if bot_id.is_some() {
             "bot_id = $1"

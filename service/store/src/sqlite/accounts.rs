@@ -175,7 +175,6 @@ impl SqliteStore {
         .await
     }
 
-    /// The keys of `bot_id`, or every key for `None`.
     pub async fn key(&self, key_id: String) -> Result<Option<ApiKeyRow>, StoreError> {
         blocking(&self.reader, move |connection| {
             let mut statement = connection.prepare_cached(&format!(
@@ -186,6 +185,7 @@ impl SqliteStore {
         .await
     }
 
+    /// The keys of `bot_id`, or every key for `None`.
     pub async fn keys(&self, bot_id: Option<String>) -> Result<Vec<ApiKeyRow>, StoreError> {
         let of = if bot_id.is_some() {
             "bot_id = ?1"
