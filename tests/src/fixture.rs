@@ -123,6 +123,11 @@ pub struct StoredMatch {
     /// have none.
     #[serde(default)]
     pub bot_seats: BTreeMap<String, String>,
+    /// By seat, the `bot_id` GetMatch showed for each seat a bot holds (`SeatInfo.bot_id`).
+    /// `None` in fixtures from before schema 8, whose server did not show it; `Some` and empty
+    /// for a match no bot plays in, where every seat must show none.
+    #[serde(default)]
+    pub bot_ids: Option<BTreeMap<String, String>>,
     /// The spectator's numbering: last seq and version.
     pub spectator: Seen,
     /// Each taken seat's own numbering (higher than the spectator's by its hidden choices).
@@ -259,6 +264,10 @@ pub struct BotRecord {
     pub create_time_unix_secs: i64,
     /// Oldest first: the key CreateBot answered, then those CreateApiKey made.
     pub keys: Vec<KeyRecord>,
+    /// The bot's inbox once every item the generator caused had been written; fixtures from
+    /// before inboxes (schema 8) have none.
+    #[serde(default)]
+    pub inbox: Option<InboxRecord>,
 }
 
 impl BotRecord {
@@ -296,6 +305,60 @@ impl KeyRecord {
             })
             .collect()
     }
+}
+
+/// A bot's inbox: what WatchInbox from 0 sent, and what GetInbox answered.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InboxRecord {
+    /// Every item kept, oldest first.
+    pub items: Vec<InboxItemRecord>,
+    /// `GetInboxResponse.oldest_seq`.
+    pub oldest_seq: u64,
+    /// `GetInboxResponse.newest_seq`.
+    pub newest_seq: u64,
+    /// `GetInboxResponse.live_matches`, by match id, in the order listed (oldest first).
+    pub live_matches: Vec<String>,
+}
+
+/// One `match_finished` item of a bot's inbox.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InboxItemRecord {
+    pub seq: u64,
+    pub match_id: String,
+    pub variant_id: String,
+    /// The bot's seat.
+    pub seat: String,
+    /// `MatchOutcome` by its proto name.
+    pub outcome: String,
+    /// The match's result as the item carried it.
+    pub result: Option<ResultRecord>,
+}
+
+impl InboxItemRecord {
+    /// The item as a record; `None` for an item of another kind, which no fixture holds.
+    pub fn of(item: &pb::InboxItem) -> Option<Self> {
+        let Some(pb::inbox_item::Kind::MatchFinished(finished)) = &item.kind else {
+            return None;
+        };
+        Some(Self {
+            seq: item.seq,
+            match_id: finished.match_id.clone(),
+            variant_id: finished.variant_id.clone(),
+            seat: finished.seat.clone(),
+            outcome: finished.outcome().as_str_name().to_owned(),
+            result: finished.result.as_ref().map(ResultRecord::of),
+        })
+    }
+}
+
+/// By seat, the non-empty `SeatInfo.bot_id`s of a match summary.
+pub fn bot_ids(summary: &pb::Match) -> BTreeMap<String, String> {
+    summary
+        .seats
+        .iter()
+        .filter(|s| !s.bot_id.is_empty())
+        .map(|s| (s.seat.clone(), s.bot_id.clone()))
+        .collect()
 }
 
 /// `bytes` in lower-case hex.

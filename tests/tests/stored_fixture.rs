@@ -1,28 +1,33 @@
 //! A database written by an earlier server opens in this one and every match in it carries on.
 //!
-//! `fixtures/store-v2/`, `fixtures/store-v4/`, `fixtures/store-v6/` and `fixtures/store-v7/`
-//! each hold a database written by the server of its time (schema 2, with actions and events as
-//! wire messages; schema 4, those in the match core's own format; schema 6, summaries and setups
-//! too; schema 7, bots and their API keys, and matches whose seats bots hold), and a manifest of
-//! what the public API showed of each match when it was written (see their READMEs). This
-//! server, started on a copy of any of them, must show every match as it was (status, seats,
-//! numbering, turn, position, legal actions, hidden drafts, draw offer, result, chance),
-//! answer each recorded client action id as a duplicate, replay every finished match so that it
-//! verifies, and let every unfinished one be played to its end, a bot's seat with its bot's key.
-//! It must also take every stored key that was live as its bot's, and go on refusing the
-//! revoked one. Everything goes through the public API (the SDK), so the test keeps holding
+//! `fixtures/store-v2/`, `fixtures/store-v4/`, `fixtures/store-v6/`, `fixtures/store-v7/` and
+//! `fixtures/store-v8/` each hold a database written by the server of its time (schema 2, with
+//! actions and events as wire messages; schema 4, those in the match core's own format; schema
+//! 6, summaries and setups too; schema 7, bots and their API keys, and matches whose seats bots
+//! hold; schema 8, each bot's inbox and what the leagues' follower learned of the lifecycle
+//! feed), and a manifest of what the public API showed of each match when it was written (see
+//! their READMEs). This server, started on a copy of any of them, must show every match as it
+//! was (status, seats, the bots holding them, numbering, turn, position, legal actions, hidden
+//! drafts, draw offer, result, chance), answer each recorded client action id as a duplicate,
+//! replay every finished match so that it verifies, and let every unfinished one be played to
+//! its end, a bot's seat with its bot's key. It must also take every stored key that was live
+//! as its bot's, go on refusing the revoked one, keep each bot's inbox as it was and number what
+//! it adds after it. Everything goes through the public API (the SDK), so the test keeps holding
 //! later servers, whatever their storage format, to reading this one.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use pitchmate_client::pb::inbox_service_client::InboxServiceClient;
 use pitchmate_client::pb::match_event::Kind;
+use pitchmate_client::pb::watch_inbox_response::Kind as InboxKind;
 use pitchmate_client::{
     Choice, Client, ClientError, RandomChoice, SeatHandle, pb, play, verify_replay,
 };
 use pitchmate_e2e::fixture::{
-    HiddenRecord, KeyRecord, Manifest, ResultRecord, State, StoredMatch, TurnRecord, hex,
+    BotRecord, HiddenRecord, InboxItemRecord, KeyRecord, Manifest, ResultRecord, State,
+    StoredMatch, TurnRecord, bot_ids, hex,
 };
 use pitchmate_e2e::{TestServer, history_so_far};
 
@@ -34,6 +39,8 @@ const STORE_V4: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/store-v4")
 const STORE_V6: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/store-v6");
 /// Schema 7: bots and their API keys beside the matches, and matches whose seats bots hold.
 const STORE_V7: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/store-v7");
+/// Schema 8: each bot's inbox, and the leagues' follower's cursor and bot seats.
+const STORE_V8: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/store-v8");
 
 /// How far from the stored deadline the clock may be read either way: the test's own clock
 /// and the moment the server handles the deadline may differ by this much.
@@ -167,6 +174,13 @@ async fn check_as_stored(client: &Client, manifest: &Manifest, stored: &StoredMa
         })
         .collect();
     assert_eq!(seats, expected, "{name}: seats");
+    if let Some(recorded) = &stored.bot_ids {
+        assert_eq!(
+            &bot_ids(&summary),
+            recorded,
+            "{name}: the bots holding seats"
+        );
+    }
 
     // Only a match whose clock may have run out since can differ from what was stored.
     let clock = clock_now(stored);
@@ -440,6 +454,11 @@ async fn a_schema_7_database_opens_as_it_was_and_every_unfinished_match_plays_to
     opens_as_it_was_and_plays_to_the_end(STORE_V7).await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_schema_8_database_opens_as_it_was_and_every_unfinished_match_plays_to_its_end() {
+    opens_as_it_was_and_plays_to_the_end(STORE_V8).await;
+}
+
 async fn opens_as_it_was_and_plays_to_the_end(fixture: &str) {
     let manifest = manifest(fixture);
     for state in State::ALL {
@@ -536,6 +555,11 @@ async fn waiting_matches_stored_with_schema_7_expire() {
     waiting_matches_expire(STORE_V7).await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn waiting_matches_stored_with_schema_8_expire() {
+    waiting_matches_expire(STORE_V8).await;
+}
+
 async fn waiting_matches_expire(fixture: &str) {
     let manifest = manifest(fixture);
     let server = TestServer::start_on_copy_of(&Path::new(fixture).join("data"), |settings| {
@@ -607,13 +631,22 @@ fn refusal(status: tonic::Status) -> (tonic::Code, String) {
     (code, reason)
 }
 
-/// The bots stored with schema 7 outlast the server that wrote them, as the keys they were
-/// given: every key that was live still acts as its bot, the revoked one stays refused (also
-/// for the seat it took), each bot is found by name as it was, and the bot-held unfinished
-/// match plays to its end with nothing but the bots' keys.
+/// The bots stored with schema 7 and later outlast the server that wrote them, as the keys they
+/// were given: every key that was live still acts as its bot, the revoked one stays refused
+/// (also for the seat it took), each bot is found by name as it was, and the bot-held
+/// unfinished match plays to its end with nothing but the bots' keys.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_schema_7_database_keeps_its_bots_and_their_keys() {
-    let manifest = manifest(STORE_V7);
+    keeps_its_bots_and_their_keys(STORE_V7).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_schema_8_database_keeps_its_bots_and_their_keys() {
+    keeps_its_bots_and_their_keys(STORE_V8).await;
+}
+
+async fn keeps_its_bots_and_their_keys(fixture: &str) {
+    let manifest = manifest(fixture);
     assert!(
         manifest
             .bots
@@ -631,7 +664,7 @@ async fn a_schema_7_database_keeps_its_bots_and_their_keys() {
         "the fixture holds a finished and an unfinished match of bots"
     );
 
-    let server = TestServer::start_on_copy_of(&Path::new(STORE_V7).join("data"), |settings| {
+    let server = TestServer::start_on_copy_of(&Path::new(fixture).join("data"), |settings| {
         settings.limits.expire_unstarted_secs = 0;
     })
     .await;
@@ -799,6 +832,231 @@ async fn a_schema_7_database_keeps_its_bots_and_their_keys() {
             .verify_match(&stored.match_id)
             .await
             .unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+    server.stop().await;
+}
+
+/// A bot's inbox stream after `after_seq`: the items it sends until it falls quiet (a heartbeat
+/// once `count` have come), so that an item beyond them, or one sent twice, shows.
+async fn inbox_until_quiet(
+    inboxes: &mut InboxServiceClient<tonic::transport::Channel>,
+    bot: &BotRecord,
+    after_seq: u64,
+    count: usize,
+) -> Vec<InboxItemRecord> {
+    let name = &bot.name;
+    let mut stream = inboxes
+        .watch_inbox(with_key(
+            &bot.play_key().secret,
+            pb::WatchInboxRequest { after_seq },
+        ))
+        .await
+        .unwrap_or_else(|e| panic!("{name}: watch after {after_seq}: {e}"))
+        .into_inner();
+    // The follower writes an item a few milliseconds after its match ends: heartbeats may come
+    // before it.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    let mut items = Vec::new();
+    loop {
+        let message = tokio::time::timeout_at(deadline, stream.message())
+            .await
+            .unwrap_or_else(|_| panic!("{name}: {} of {count} items came", items.len()))
+            .unwrap_or_else(|e| panic!("{name}: the inbox stream: {e}"))
+            .unwrap_or_else(|| panic!("{name}: the inbox stream ended"));
+        match message.kind {
+            Some(InboxKind::Item(item)) => {
+                let record = InboxItemRecord::of(&item)
+                    .unwrap_or_else(|| panic!("{name}: an item of another kind: {item:?}"));
+                items.push(record);
+                assert!(items.len() <= count, "{name}: more than {count}: {items:?}");
+            }
+            Some(InboxKind::Heartbeat(beat)) => {
+                let sent = items.last().map_or(after_seq, |i| i.seq);
+                assert_eq!(
+                    beat.seq, sent,
+                    "{name}: the heartbeat says how far it has sent"
+                );
+                if items.len() == count {
+                    return items;
+                }
+            }
+            None => panic!("{name}: an empty message"),
+        }
+    }
+}
+
+async fn get_inbox(
+    inboxes: &mut InboxServiceClient<tonic::transport::Channel>,
+    bot: &BotRecord,
+) -> pb::GetInboxResponse {
+    inboxes
+        .get_inbox(with_key(&bot.play_key().secret, pb::GetInboxRequest {}))
+        .await
+        .unwrap_or_else(|e| panic!("{}: get inbox: {e}", bot.name))
+        .into_inner()
+}
+
+/// How a match that ended with `result` ended for `seat`.
+fn outcome(result: &pb::MatchResult, seat: &str) -> pb::MatchOutcome {
+    match result.winner.as_str() {
+        "" => pb::MatchOutcome::Drawn,
+        winner if winner == seat => pb::MatchOutcome::Won,
+        _ => pb::MatchOutcome::Lost,
+    }
+}
+
+/// Each bot's inbox stored with schema 8 outlasts the server that wrote it: WatchInbox from 0
+/// sends exactly the items recorded, GetInbox shows the bounds and live matches recorded, and
+/// when the test plays a bot-held match to its end, each of its bots is told once, numbered on
+/// from the stored items.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_schema_8_database_keeps_each_bots_inbox_and_numbers_on_from_it() {
+    keeps_each_bots_inbox(STORE_V8).await;
+}
+
+async fn keeps_each_bots_inbox(fixture: &str) {
+    let manifest = manifest(fixture);
+    assert!(
+        manifest.bots.iter().all(|bot| bot.inbox.is_some()),
+        "the fixture records every bot's inbox"
+    );
+    assert!(
+        manifest
+            .bots
+            .iter()
+            .all(|bot| bot.inbox.as_ref().is_some_and(|i| !i.items.is_empty())),
+        "every bot has heard of a match"
+    );
+    let unfinished: Vec<&StoredMatch> = manifest
+        .matches
+        .iter()
+        .filter(|m| !m.bot_seats.is_empty() && !m.state.is_over())
+        .collect();
+    assert!(
+        !unfinished.is_empty(),
+        "the fixture holds a live match of bots"
+    );
+
+    // Heartbeats a second apart show soon that an inbox has nothing more to send.
+    let server = TestServer::start_on_copy_of(&Path::new(fixture).join("data"), |settings| {
+        settings.limits.expire_unstarted_secs = 0;
+        settings.stream.heartbeat_secs = 1;
+    })
+    .await;
+    let client = server.client().await;
+    let mut inboxes = InboxServiceClient::connect(server.url()).await.unwrap();
+
+    for bot in &manifest.bots {
+        let (name, recorded) = (&bot.name, bot.inbox.as_ref().unwrap());
+        let items = inbox_until_quiet(&mut inboxes, bot, 0, recorded.items.len()).await;
+        assert_eq!(&items, &recorded.items, "{name}: the inbox from the start");
+        let snapshot = get_inbox(&mut inboxes, bot).await;
+        let live: Vec<String> = snapshot
+            .live_matches
+            .iter()
+            .map(|m| m.match_id.clone())
+            .collect();
+        assert_eq!(
+            (snapshot.oldest_seq, snapshot.newest_seq, &live),
+            (
+                recorded.oldest_seq,
+                recorded.newest_seq,
+                &recorded.live_matches
+            ),
+            "{name}: where the inbox stands"
+        );
+    }
+
+    for stored in &unfinished {
+        let name = &stored.name;
+        let seats = taken_seats(&manifest, stored);
+        let result = play_on(client.clone(), (*stored).clone(), seats).await;
+        let summary = client
+            .get_match(&stored.match_id, None)
+            .await
+            .unwrap()
+            .r#match
+            .unwrap();
+        assert_eq!(summary.result.as_ref(), Some(&result), "{name}");
+        assert_eq!(
+            Some(bot_ids(&summary)),
+            stored.bot_ids,
+            "{name}: the bots that played it out"
+        );
+    }
+
+    for bot in &manifest.bots {
+        let (name, recorded) = (&bot.name, bot.inbox.as_ref().unwrap());
+        let played: Vec<&StoredMatch> = unfinished
+            .iter()
+            .copied()
+            .filter(|m| m.bot_seats.values().any(|b| b == name))
+            .collect();
+        let told = inbox_until_quiet(&mut inboxes, bot, recorded.newest_seq, played.len()).await;
+        let seqs: Vec<u64> = told.iter().map(|i| i.seq).collect();
+        let after = recorded.newest_seq;
+        assert_eq!(
+            seqs,
+            (after + 1..=after + played.len() as u64).collect::<Vec<_>>(),
+            "{name}: numbered on from the stored items"
+        );
+        for stored in &played {
+            let item = told
+                .iter()
+                .find(|i| i.match_id == stored.match_id)
+                .unwrap_or_else(|| panic!("{name}: not told of {}", stored.name));
+            let seat = stored
+                .bot_seats
+                .iter()
+                .find_map(|(seat, bot)| (bot == name).then_some(seat))
+                .unwrap();
+            let result = client
+                .get_match(&stored.match_id, None)
+                .await
+                .unwrap()
+                .r#match
+                .unwrap()
+                .result
+                .unwrap();
+            assert_eq!(
+                (
+                    item.variant_id.as_str(),
+                    item.seat.as_str(),
+                    item.outcome.as_str(),
+                    item.result.as_ref()
+                ),
+                (
+                    stored.variant_id.as_str(),
+                    seat.as_str(),
+                    outcome(&result, seat).as_str_name(),
+                    Some(&ResultRecord::of(&result))
+                ),
+                "{name}: {}",
+                stored.name
+            );
+        }
+        // From the start, the stored items and the new ones alone.
+        let all = inbox_until_quiet(&mut inboxes, bot, 0, recorded.items.len() + told.len()).await;
+        assert_eq!(all[..recorded.items.len()], recorded.items[..], "{name}");
+        assert_eq!(all[recorded.items.len()..], told[..], "{name}");
+
+        let snapshot = get_inbox(&mut inboxes, bot).await;
+        let live: Vec<String> = snapshot
+            .live_matches
+            .iter()
+            .map(|m| m.match_id.clone())
+            .collect();
+        let still: Vec<String> = recorded
+            .live_matches
+            .iter()
+            .filter(|id| !played.iter().any(|m| &m.match_id == *id))
+            .cloned()
+            .collect();
+        assert_eq!(
+            (snapshot.oldest_seq, snapshot.newest_seq, live),
+            (recorded.oldest_seq, after + played.len() as u64, still),
+            "{name}: where the inbox stands after"
+        );
     }
     server.stop().await;
 }

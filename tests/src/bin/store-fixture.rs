@@ -10,7 +10,7 @@
 //! Run it against a server with an empty data directory: the test expects the database to hold
 //! exactly the matches of the manifest, and its bots.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -21,8 +21,8 @@ use pitchmate_client::{
     Bot, Choice, Client, ClientError, NewMatch, RandomChoice, SeatHandle, pb, play,
 };
 use pitchmate_e2e::fixture::{
-    BotRecord, ClockRecord, HiddenRecord, KeyRecord, Manifest, ResultRecord, Retry, SeatRecord,
-    Seen, State, StoredMatch, TurnRecord, hex,
+    BotRecord, ClockRecord, HiddenRecord, InboxItemRecord, InboxRecord, KeyRecord, Manifest,
+    ResultRecord, Retry, SeatRecord, Seen, State, StoredMatch, TurnRecord, bot_ids, hex,
 };
 use pitchmate_e2e::history_so_far;
 
@@ -487,6 +487,12 @@ impl Generator {
         if let Some(retry) = &making.retry {
             self.check_retry(name, &making, retry).await;
         }
+        let bot_ids = bot_ids(&summary);
+        assert_eq!(
+            bot_ids.keys().collect::<Vec<_>>(),
+            making.bot_seats.keys().collect::<Vec<_>>(),
+            "{name}: the seats that show a bot are the seats bots took"
+        );
         StoredMatch {
             name: name.to_owned(),
             state: making.state,
@@ -517,6 +523,7 @@ impl Generator {
                 })
                 .collect(),
             bot_seats: making.bot_seats.clone(),
+            bot_ids: Some(bot_ids),
             spectator: Seen {
                 last_seq: summary.last_seq,
                 version: summary.version,
@@ -881,7 +888,8 @@ fn key_record(key: Option<pb::ApiKey>, secret: String) -> KeyRecord {
 /// Registers two bots and has them play, through their keys alone, a match to its end and
 /// another that stays unfinished. The away bot's extra PLAY-only key takes its seat in the
 /// unfinished one and is revoked while the match goes on: the seat belongs to the bot, not to
-/// the key, so the bot's first key acts for it afterwards, as it must on a later server.
+/// the key, so the bot's first key acts for it afterwards, as it must on a later server. Each
+/// bot's inbox is recorded last, once the server has written it.
 async fn bot_matches(
     g: &mut Generator,
     server: &str,
@@ -1039,9 +1047,129 @@ async fn bot_matches(
             daily_cap: bot.daily_cap,
             create_time_unix_secs: bot.create_time.map_or(0, |t| t.seconds),
             keys,
+            inbox: None,
         });
     }
+    for stored in made.iter() {
+        for (seat, bot) in &stored.bot_seats {
+            let shown = stored.bot_ids.as_ref().and_then(|ids| ids.get(seat));
+            let registered = records.iter().find(|r| &r.name == bot).map(|r| &r.bot_id);
+            assert_eq!(shown, registered, "{}: {seat} names its bot", stored.name);
+        }
+    }
+    record_inboxes(server, made, &mut records).await;
     records
+}
+
+/// Each bot's inbox as WatchInbox from 0 and GetInbox show it, once the server's follower of
+/// the lifecycle feed has caught up: it writes an item a few milliseconds after a match ends,
+/// and learns of a seat a bot took as late, so reading at once could find either missing.
+async fn record_inboxes(server: &str, made: &[StoredMatch], records: &mut [BotRecord]) {
+    let mut inboxes = pb::inbox_service_client::InboxServiceClient::connect(server.to_owned())
+        .await
+        .unwrap_or_else(|e| panic!("connect the inbox service: {e}"));
+    for bot in records.iter_mut() {
+        let name = bot.name.clone();
+        let held: Vec<&StoredMatch> = made
+            .iter()
+            .filter(|m| m.bot_seats.values().any(|b| *b == name))
+            .collect();
+        let finished: BTreeSet<&str> = held
+            .iter()
+            .filter(|m| m.state.is_over())
+            .map(|m| m.match_id.as_str())
+            .collect();
+        let live: BTreeSet<&str> = held
+            .iter()
+            .filter(|m| !m.state.is_over())
+            .map(|m| m.match_id.as_str())
+            .collect();
+        let key = bot.play_key().secret.clone();
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+        let snapshot = loop {
+            let got = inboxes
+                .get_inbox(
+                    holder(&key)
+                        .authorize(pb::GetInboxRequest {})
+                        .expect("a key fits in a header"),
+                )
+                .await
+                .unwrap_or_else(|e| panic!("{name}: get inbox: {e}"))
+                .into_inner();
+            let listed: BTreeSet<&str> = got
+                .live_matches
+                .iter()
+                .map(|m| m.match_id.as_str())
+                .collect();
+            if got.newest_seq >= finished.len() as u64 && listed == live {
+                break got;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "{name}: the inbox never caught up: {got:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        };
+        assert_eq!(
+            (snapshot.oldest_seq, snapshot.newest_seq),
+            (1, finished.len() as u64),
+            "{name}: an item for each finished match, none pruned"
+        );
+
+        let mut stream = inboxes
+            .watch_inbox(
+                holder(&key)
+                    .authorize(pb::WatchInboxRequest { after_seq: 0 })
+                    .expect("a key fits in a header"),
+            )
+            .await
+            .unwrap_or_else(|e| panic!("{name}: watch inbox: {e}"))
+            .into_inner();
+        let mut items = Vec::new();
+        while (items.len() as u64) < snapshot.newest_seq {
+            let message = tokio::time::timeout(Duration::from_secs(10), stream.message())
+                .await
+                .unwrap_or_else(|_| panic!("{name}: the inbox sent {} items", items.len()))
+                .unwrap_or_else(|e| panic!("{name}: watch inbox: {e}"))
+                .unwrap_or_else(|| panic!("{name}: the inbox stream ended"));
+            if let Some(pb::watch_inbox_response::Kind::Item(item)) = message.kind {
+                let record = InboxItemRecord::of(&item)
+                    .unwrap_or_else(|| panic!("{name}: an item of another kind: {item:?}"));
+                items.push(record);
+            }
+        }
+        drop(stream);
+        let seqs: Vec<u64> = items.iter().map(|i| i.seq).collect();
+        assert_eq!(
+            seqs,
+            (1..=snapshot.newest_seq).collect::<Vec<_>>(),
+            "{name}"
+        );
+        let heard: BTreeSet<&str> = items.iter().map(|i| i.match_id.as_str()).collect();
+        assert_eq!(heard, finished, "{name}: once for each match it finished");
+        // What the test will hold a later server to must agree with the match it tells of.
+        for item in &items {
+            let stored = held.iter().find(|m| m.match_id == item.match_id).unwrap();
+            assert_eq!(
+                stored.bot_seats.get(&item.seat),
+                Some(&name),
+                "{name}: {}",
+                stored.name
+            );
+            assert_eq!(item.variant_id, stored.variant_id, "{}", stored.name);
+            assert_eq!(item.result, stored.result, "{}: the result", stored.name);
+        }
+        bot.inbox = Some(InboxRecord {
+            items,
+            oldest_seq: snapshot.oldest_seq,
+            newest_seq: snapshot.newest_seq,
+            live_matches: snapshot
+                .live_matches
+                .into_iter()
+                .map(|m| m.match_id)
+                .collect(),
+        });
+    }
 }
 
 #[tokio::main]
@@ -1073,6 +1201,15 @@ async fn main() -> ExitCode {
             bot.keys.len(),
             bot.keys.iter().filter(|k| k.revoked).count()
         );
+        if let Some(inbox) = &bot.inbox {
+            eprintln!(
+                "inbox of {:<14} seqs {}..={}, {} live",
+                bot.name,
+                inbox.oldest_seq,
+                inbox.newest_seq,
+                inbox.live_matches.len()
+            );
+        }
     }
     let json = serde_json::to_string_pretty(&manifest).expect("the manifest serializes");
     if let Err(error) = std::fs::write(&args.manifest, json + "\n") {
