@@ -9,6 +9,8 @@ use tonic::transport::{Channel, Endpoint};
 use crate::bot::Choice;
 use crate::error::ClientError;
 use crate::pb;
+use crate::pb::bot_service_client::BotServiceClient;
+use crate::pb::inbox_service_client::InboxServiceClient;
 use crate::pb::match_service_client::MatchServiceClient;
 use crate::pb::variant_service_client::VariantServiceClient;
 use crate::verify::Verified;
@@ -18,6 +20,8 @@ pub type EventStream = tonic::Streaming<pb::StreamMatchEventsResponse>;
 
 /// The server's lifecycle feed, as `StreamLifecycle` sends it.
 pub type LifecycleStream = tonic::Streaming<pb::StreamLifecycleResponse>;
+/// A bot's inbox.
+pub type InboxStream = tonic::Streaming<pb::WatchInboxResponse>;
 
 /// Requests queued for a `Play` stream before the connection takes them.
 const PLAY_QUEUE: usize = 4;
@@ -132,7 +136,8 @@ impl NewMatch {
     }
 }
 
-/// A seat taken in a match, with the secret token that acting as it needs.
+/// A seat taken in a match, with the secret that acting as it needs: the seat token JoinMatch
+/// returned, or the API key of the bot that took it.
 #[derive(Clone, Debug)]
 pub struct SeatHandle {
     pub match_id: String,
@@ -143,13 +148,19 @@ pub struct SeatHandle {
 impl SeatHandle {
     /// Wraps `message` in a request carrying this seat's `authorization: Bearer` header.
     pub fn authorize<T>(&self, message: T) -> Result<Request<T>, ClientError> {
-        let mut request = Request::new(message);
-        let value: MetadataValue<_> = format!("Bearer {}", self.token)
-            .parse()
-            .map_err(|_| ClientError::InvalidToken)?;
-        request.metadata_mut().insert("authorization", value);
-        Ok(request)
+        authorized(message, &self.token)
     }
+}
+
+/// `message` in a request carrying `secret` (a seat token or an API key) as
+/// `authorization: Bearer`.
+pub fn authorized<T>(message: T, secret: &str) -> Result<Request<T>, ClientError> {
+    let mut request = Request::new(message);
+    let value: MetadataValue<_> = format!("Bearer {secret}")
+        .parse()
+        .map_err(|_| ClientError::InvalidToken)?;
+    request.metadata_mut().insert("authorization", value);
+    Ok(request)
 }
 
 impl Client {
@@ -171,6 +182,63 @@ impl Client {
     /// The generated MatchService client, for calls this SDK does not wrap.
     pub fn matches(&self) -> MatchServiceClient<Channel> {
         MatchServiceClient::new(self.channel.clone())
+    }
+
+    /// The generated BotService client: bots and their API keys.
+    pub fn bots(&self) -> BotServiceClient<Channel> {
+        BotServiceClient::new(self.channel.clone())
+    }
+
+    /// The generated InboxService client.
+    pub fn inboxes(&self) -> InboxServiceClient<Channel> {
+        InboxServiceClient::new(self.channel.clone())
+    }
+
+    /// Registers a bot; the answer holds its first API key (`secret`), shown only here.
+    pub async fn register_bot(
+        &self,
+        name: &str,
+        owner: &str,
+    ) -> Result<pb::CreateBotResponse, ClientError> {
+        let request = pb::CreateBotRequest {
+            name: name.to_owned(),
+            owner: owner.to_owned(),
+            ..Default::default()
+        };
+        Ok(self.bots().create_bot(request).await?.into_inner())
+    }
+
+    /// Takes `seat` (the first free one when `None`) for the bot whose API key (scope PLAY) is
+    /// `api_key`. The handle acts with the key; the seat plays under the bot's name.
+    pub async fn join_as_bot(
+        &self,
+        match_id: &str,
+        seat: Option<&str>,
+        api_key: &str,
+    ) -> Result<SeatHandle, ClientError> {
+        let message = pb::JoinMatchRequest {
+            match_id: match_id.to_owned(),
+            seat: seat.unwrap_or_default().to_owned(),
+            player_name: String::new(),
+        };
+        let request = authorized(message, api_key)?;
+        let joined = self.matches().join_match(request).await?.into_inner();
+        Ok(SeatHandle {
+            match_id: match_id.to_owned(),
+            seat: joined.seat,
+            token: api_key.to_owned(),
+        })
+    }
+
+    /// The inbox of the bot whose API key is `api_key`, after `after_seq`, then live items.
+    /// Resume after a disconnect with the last seq read.
+    pub async fn watch_inbox(
+        &self,
+        api_key: &str,
+        after_seq: u64,
+    ) -> Result<InboxStream, ClientError> {
+        let request = authorized(pb::WatchInboxRequest { after_seq }, api_key)?;
+        Ok(self.inboxes().watch_inbox(request).await?.into_inner())
     }
 
     /// The generated VariantService client.

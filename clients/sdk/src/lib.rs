@@ -20,7 +20,9 @@ mod reconnect;
 mod verify;
 
 pub use bot::{Bot, Choice, RandomChoice};
-pub use client::{Client, EventStream, LifecycleStream, NewMatch, PlayStream, SeatHandle};
+pub use client::{
+    Client, EventStream, InboxStream, LifecycleStream, NewMatch, PlayStream, SeatHandle, authorized,
+};
 pub use error::ClientError;
 pub use pitchmate_proto::v1 as pb;
 pub use play::{PlayOptions, play, play_with};

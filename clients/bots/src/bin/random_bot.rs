@@ -52,6 +52,15 @@ struct Args {
     /// The player name shown to others.
     #[arg(long, default_value = "random-bot")]
     name: String,
+    /// With --create or --join: play as the bot whose API key (scope PLAY) this is, under its
+    /// own name and with no seat token (BotService.CreateBot gives a bot its first key).
+    #[arg(
+        long,
+        value_name = "KEY",
+        env = "PITCHMATE_API_KEY",
+        conflicts_with = "both"
+    )]
+    api_key: Option<String>,
     /// Print only the result, not every action.
     #[arg(long)]
     quiet: bool,
@@ -121,10 +130,19 @@ async fn run(args: Args) -> Result<(), String> {
         b?;
         a?
     } else {
-        let seat = client
-            .join(&match_id, args.seat.as_deref(), &args.name)
-            .await
-            .map_err(|e| e.to_string())?;
+        let seat = match &args.api_key {
+            Some(key) => {
+                client
+                    .join_as_bot(&match_id, args.seat.as_deref(), key)
+                    .await
+            }
+            None => {
+                client
+                    .join(&match_id, args.seat.as_deref(), &args.name)
+                    .await
+            }
+        }
+        .map_err(|e| e.to_string())?;
         println!("playing seat {} of match {match_id}", seat.seat);
         play_seat(client.clone(), seat, args.seed).await?
     };
