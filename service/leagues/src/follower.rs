@@ -20,6 +20,8 @@ pub const FOLLOWER: &str = "leagues";
 /// Quiet this long, the follower writes down how far it has read even with nothing else to
 /// write, so a restart does not read again what told no bot anything.
 const QUIET: Duration = Duration::from_secs(5);
+/// And so often under steady traffic that concerns no bot, which is never quiet.
+const NOTE_EVERY: u64 = 10_000;
 /// After a failure (the store unreachable), the follower starts again from its cursor this much
 /// later.
 const RETRY: Duration = Duration::from_secs(1);
@@ -84,6 +86,11 @@ async fn follow_once(
         let step = match item.map_err(|e| e.to_string())? {
             FeedItem::Entry(entry) => match step_for(&entry) {
                 Some(step) => step,
+                None if entry.position >= written + NOTE_EVERY => FollowerStep {
+                    follower: FOLLOWER.to_owned(),
+                    position: entry.position,
+                    ..FollowerStep::default()
+                },
                 None => continue,
             },
             FeedItem::Quiet { position } if position > written => FollowerStep {
