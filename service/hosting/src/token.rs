@@ -39,6 +39,11 @@ pub fn account_credential(account_id: &str) -> String {
     format!("\u{1}account\u{1}{account_id}")
 }
 
+/// Whether a presented credential is an account's (see [`account_credential`]).
+pub fn is_account_credential(credential: &str) -> bool {
+    credential.starts_with('\u{1}')
+}
+
 /// Never prints the secret, so a token cannot leak through a log line.
 impl fmt::Debug for SeatToken {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -198,6 +198,23 @@ async fn bots_join_and_play_a_match_with_their_keys() {
         }
     }
 
+    // A bot that holds no seat of a match is told so, not taken for a guesser of tokens.
+    let outsider = register(&mut bots, "outsider").await;
+    let refused = matches
+        .get_legal_actions(authed(
+            pb::GetLegalActionsRequest {
+                match_id: created.match_id.clone(),
+                ..Default::default()
+            },
+            &outsider.secret,
+        ))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (refused.code(), reason(&refused).as_str()),
+        (Code::PermissionDenied, "BOT_NOT_SEATED")
+    );
+
     let seated = Seated {
         match_id: created.match_id.clone(),
         tokens: keys,
