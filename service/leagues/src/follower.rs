@@ -29,25 +29,31 @@ const RETRY: Duration = Duration::from_secs(1);
 const PRUNE_EVERY: Duration = Duration::from_secs(3600);
 
 /// Follows the feed until the server stops; a failure is logged and the follower starts again
-/// from its stored cursor.
+/// from its stored cursor. Meanwhile old inbox items are pruned, at once and then hourly.
 pub async fn run(
     store: Store,
     bus: InboxBus,
     retention: Duration,
     mut stopping: watch::Receiver<bool>,
 ) {
-    let mut pruned = None::<tokio::time::Instant>;
+    tokio::spawn(prune_every(store.clone(), retention, stopping.clone()));
     loop {
-        if pruned.is_none_or(|at| at.elapsed() >= PRUNE_EVERY) {
-            prune(&store, retention).await;
-            pruned = Some(tokio::time::Instant::now());
-        }
         match follow_once(&store, &bus, stopping.clone()).await {
             Ok(()) => return,
             Err(error) => tracing::warn!(%error, "the leagues' follower stopped; it starts again"),
         }
         tokio::select! {
             () = tokio::time::sleep(RETRY) => {}
+            _ = stopping.wait_for(|stop| *stop) => return,
+        }
+    }
+}
+
+async fn prune_every(store: Store, retention: Duration, mut stopping: watch::Receiver<bool>) {
+    loop {
+        prune(&store, retention).await;
+        tokio::select! {
+            () = tokio::time::sleep(PRUNE_EVERY) => {}
             _ = stopping.wait_for(|stop| *stop) => return,
         }
     }
@@ -150,4 +156,60 @@ pub fn step_for(entry: &LifecycleEntry) -> Option<FollowerStep> {
         _ => return None,
     }
     Some(step)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::UNIX_EPOCH;
+
+    use pitchmate_store::NewInboxItem;
+    use pitchmate_store::scratch::scratch_store;
+
+    use super::*;
+
+    fn old_item() -> NewInboxItem {
+        NewInboxItem {
+            bot_id: "b".into(),
+            kind: 1,
+            body: b"{}".to_vec(),
+            time_nanos: nanos(UNIX_EPOCH + Duration::from_secs(1)),
+        }
+    }
+
+    /// Waits (in the test's own time) until the bot's oldest kept item is `oldest`.
+    async fn oldest_becomes(store: &Store, oldest: u64) {
+        for _ in 0..1000 {
+            if store.inbox_bounds("b").await.unwrap().0 == oldest {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("never pruned to {oldest}");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn old_items_are_pruned_at_once_and_then_every_hour() {
+        let (store, dir) = scratch_store().await;
+        store.append_inbox(vec![old_item()]).await.unwrap();
+        let (stop, stopping) = watch::channel(false);
+        let pruning = tokio::spawn(prune_every(
+            store.clone(),
+            Duration::from_secs(86_400),
+            stopping,
+        ));
+        oldest_becomes(&store, 2).await;
+        store.append_inbox(vec![old_item()]).await.unwrap();
+        tokio::time::sleep(PRUNE_EVERY / 2).await;
+        assert_eq!(
+            store.inbox_bounds("b").await.unwrap(),
+            (2, 2),
+            "not before the hour"
+        );
+        tokio::time::sleep(PRUNE_EVERY / 2).await;
+        oldest_becomes(&store, 3).await;
+        stop.send_replace(true);
+        pruning.await.unwrap();
+        store.close().await.unwrap();
+        dir.remove();
+    }
 }
