@@ -168,6 +168,13 @@ pub enum ServiceError {
         quoted(.0)
     )]
     AlreadySeated(String),
+    /// A bot's key on a match the bot holds no seat in.
+    #[error(
+        "your bot holds no seat in match `{}`; JoinMatch with its key takes one, and calls \
+         without a key watch as a spectator",
+        quoted(.0)
+    )]
+    BotNotSeated(String),
     /// A refusal of a service beside the hosting (bots and their keys, leagues), with its own
     /// code and stable reason: those services speak the same errors at the edge.
     #[error("{message}")]
@@ -298,6 +305,7 @@ impl ServiceError {
             Self::MessageTooLarge { .. } => "MESSAGE_TOO_LARGE",
             Self::CallTimeout { .. } => "CALL_TIMEOUT",
             Self::AlreadySeated(_) => "ALREADY_SEATED",
+            Self::BotNotSeated(_) => "BOT_NOT_SEATED",
             Self::Refused { reason, .. } => reason,
         }
     }
@@ -319,6 +327,7 @@ impl ServiceError {
             | Self::OpponentConnected(_)
             | Self::AlreadySeated(_) => ErrorCode::FailedPrecondition,
             Self::Refused { code, .. } => *code,
+            Self::BotNotSeated(_) => ErrorCode::PermissionDenied,
             Self::MalformedNotation(_)
             | Self::UnknownSeat { .. }
             | Self::InvalidOption(_)
@@ -379,6 +388,7 @@ impl ServiceError {
             ]),
             Self::MatchNotFound(id)
             | Self::InvalidSeatToken(id)
+            | Self::BotNotSeated(id)
             | Self::MatchNotRebuildable { match_id: id, .. } => {
                 HashMap::from([("match_id".to_owned(), id.clone())])
             }

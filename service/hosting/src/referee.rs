@@ -47,7 +47,7 @@ use super::log::{EventLog, Kept, KeptEvent, LoggedEvent, NewEvent};
 pub use super::setup::MatchSetup;
 use super::status::MatchStatus;
 use super::summary::{MatchProgress, MatchSummary, SeatProgress};
-use super::token::TokenHash;
+use super::token::{TokenHash, is_account_credential};
 use crate::error::ServiceError;
 use pitchmate_games::{ActionChoice, HostedGame, turn_to_proto};
 
@@ -523,7 +523,15 @@ impl Referee {
                 found = Some(Seat(index as u8));
             }
         }
-        found.ok_or_else(|| ServiceError::InvalidSeatToken(self.setup.match_id.clone()))
+        let match_id = || self.setup.match_id.clone();
+        // A bot's credential was checked at the edge: it is no guess, just not of this match.
+        found.ok_or_else(|| {
+            if is_account_credential(token) {
+                ServiceError::BotNotSeated(match_id())
+            } else {
+                ServiceError::InvalidSeatToken(match_id())
+            }
+        })
     }
 
     /// For calls that act: a token is required.

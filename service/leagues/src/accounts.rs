@@ -354,7 +354,8 @@ async fn read_keys(store: &Store) -> Result<HashMap<String, ApiKey>, StoreError>
         .collect())
 }
 
-fn random_id() -> Result<String, LeagueError> {
+/// 16 hex digits from the operating system's random source: the id of a bot or a key.
+pub(crate) fn random_id() -> Result<String, LeagueError> {
     let mut bytes = [0u8; 8];
     getrandom::fill(&mut bytes)
         .map_err(|e| LeagueError::Unavailable(format!("no randomness for an id: {e}")))?;

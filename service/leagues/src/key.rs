@@ -66,9 +66,7 @@ impl ApiKey {
     ) -> Result<IssuedKey, LeagueError> {
         let no_randomness =
             |e: getrandom::Error| LeagueError::Unavailable(format!("no randomness for a key: {e}"));
-        let mut id = [0u8; 8];
-        getrandom::fill(&mut id).map_err(no_randomness)?;
-        let key_id: String = id.iter().map(|b| format!("{b:02x}")).collect();
+        let key_id = crate::accounts::random_id()?;
         let secret = SeatToken::generate().map_err(no_randomness)?.reveal();
         let key = ApiKey {
             secret_hash: TokenHash::of(&secret),

@@ -21,22 +21,8 @@ pub use inbox::{InboxBus, InboxEvent, InboxItem};
 pub use key::{ApiKey, IssuedKey};
 pub use scope::{Scope, Scopes};
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
-
-/// Nanoseconds since the Unix epoch, as the store keeps times (an i64 holds them until 2262).
-fn nanos(time: SystemTime) -> i64 {
-    time.duration_since(UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
-}
-
-/// A time the store keeps as nanoseconds since the Unix epoch.
-pub fn nanos_to_time(nanos: i64) -> SystemTime {
-    time(nanos)
-}
-
-fn time(nanos: i64) -> SystemTime {
-    UNIX_EPOCH + Duration::from_nanos(u64::try_from(nanos).unwrap_or(0))
-}
+// Times as the store keeps them: nanoseconds since the Unix epoch, as the match core writes them.
+use pitchmate_hosting::durable::{from_nanos as time, nanos};
 
 #[cfg(test)]
 mod accounts_tests;

@@ -34,12 +34,12 @@ pub(super) fn undecodable(what: &'static str, detail: impl ToString) -> Undecoda
     }
 }
 
-pub(super) fn nanos(time: SystemTime) -> i64 {
+pub fn nanos(time: SystemTime) -> i64 {
     time.duration_since(UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
 }
 
-pub(super) fn from_nanos(nanos: i64) -> SystemTime {
+pub fn from_nanos(nanos: i64) -> SystemTime {
     UNIX_EPOCH + Duration::from_nanos(u64::try_from(nanos).unwrap_or(0))
 }
 

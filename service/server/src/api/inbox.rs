@@ -9,12 +9,13 @@ use tokio_stream::StreamExt;
 use tonic::{Request, Response, Status};
 
 use super::credentials::Credentials;
+use super::lifecycle::result_to_proto;
 use super::{EdgeStream, edge};
 use crate::error::{ServiceError, to_status};
-use crate::hosting::event::result_reason;
+use crate::hosting::durable::from_nanos;
 use crate::store::Store;
+use pitchmate_leagues::InboxItem;
 use pitchmate_leagues::inbox::{self, Delivered, FinishedMatch, InboxBus, InboxEvent, Outcome};
-use pitchmate_leagues::{InboxItem, nanos_to_time};
 
 pub struct InboxApi {
     credentials: Arc<Credentials>,
@@ -102,7 +103,7 @@ impl pb::inbox_service_server::InboxService for InboxApi {
                         match_id: seat.match_id,
                         variant_id: seat.variant_id,
                         seat: seat.seat,
-                        join_time: Some(nanos_to_time(seat.time_nanos).into()),
+                        join_time: Some(from_nanos(seat.time_nanos).into()),
                     })
                     .collect(),
             }))
@@ -139,23 +140,15 @@ fn finished_to_proto(finished: FinishedMatch) -> pb::InboxMatchFinished {
         Outcome::Drawn => pb::MatchOutcome::Drawn,
         Outcome::Aborted => pb::MatchOutcome::Aborted,
     };
-    let scores = finished
-        .seats
-        .iter()
-        .zip(&finished.scores)
-        .map(|(seat, score)| pb::SeatScore {
-            seat: seat.clone(),
-            score: *score,
-        })
-        .collect();
     pb::InboxMatchFinished {
         outcome: outcome as i32,
-        result: Some(pb::MatchResult {
-            winner: finished.winner,
-            scores,
-            reason: result_reason(finished.reason) as i32,
-            detail: finished.detail,
-        }),
+        result: Some(result_to_proto(
+            finished.seats.iter().map(String::as_str),
+            finished.winner,
+            &finished.scores,
+            finished.reason,
+            finished.detail,
+        )),
         match_id: finished.match_id,
         variant_id: finished.variant_id,
         seat: finished.seat,

@@ -4,7 +4,7 @@ use pitchmate_proto::v1 as pb;
 
 use crate::hosting::event::result_reason;
 use crate::hosting::feed::FeedItem;
-use crate::hosting::lifecycle::{LifecycleEntry, LifecycleKind, SeatHolder};
+use crate::hosting::lifecycle::{EndReason, LifecycleEntry, LifecycleKind, SeatHolder};
 
 pub fn item_to_proto(item: FeedItem) -> pb::StreamLifecycleResponse {
     use pb::stream_lifecycle_response::Item;
@@ -33,30 +33,21 @@ fn entry_to_proto(entry: LifecycleEntry) -> pb::LifecycleEvent {
         LifecycleKind::Started { seats } => Kind::Started(pb::LifecycleStarted {
             seats: seats_to_proto(&seats),
         }),
-        LifecycleKind::Ended { ending, seats } => {
-            let names: Vec<&str> = seats.iter().map(|s| s.seat.as_str()).collect();
-            Kind::Ended(pb::LifecycleEnded {
-                status: if ending.finished {
-                    pb::MatchStatus::Finished
-                } else {
-                    pb::MatchStatus::Aborted
-                } as i32,
-                result: Some(pb::MatchResult {
-                    winner: ending.winner,
-                    scores: names
-                        .iter()
-                        .zip(&ending.scores)
-                        .map(|(seat, score)| pb::SeatScore {
-                            seat: (*seat).to_owned(),
-                            score: *score,
-                        })
-                        .collect(),
-                    reason: result_reason(ending.reason) as i32,
-                    detail: ending.detail,
-                }),
-                seats: seats_to_proto(&seats),
-            })
-        }
+        LifecycleKind::Ended { ending, seats } => Kind::Ended(pb::LifecycleEnded {
+            status: if ending.finished {
+                pb::MatchStatus::Finished
+            } else {
+                pb::MatchStatus::Aborted
+            } as i32,
+            result: Some(result_to_proto(
+                seats.iter().map(|s| s.seat.as_str()),
+                ending.winner,
+                &ending.scores,
+                ending.reason,
+                ending.detail,
+            )),
+            seats: seats_to_proto(&seats),
+        }),
     };
     pb::LifecycleEvent {
         position: entry.position,
@@ -64,6 +55,28 @@ fn entry_to_proto(entry: LifecycleEntry) -> pb::LifecycleEvent {
         variant_id: entry.variant_id,
         time: Some(entry.time.into()),
         kind: Some(kind),
+    }
+}
+
+/// A match's result on the wire, from its seats' names and scores in seat order.
+pub fn result_to_proto<'a>(
+    seats: impl Iterator<Item = &'a str>,
+    winner: String,
+    scores: &[u32],
+    reason: EndReason,
+    detail: String,
+) -> pb::MatchResult {
+    pb::MatchResult {
+        winner,
+        scores: seats
+            .zip(scores)
+            .map(|(seat, score)| pb::SeatScore {
+                seat: seat.to_owned(),
+                score: *score,
+            })
+            .collect(),
+        reason: result_reason(reason) as i32,
+        detail,
     }
 }
 

@@ -19,13 +19,12 @@ use super::stream::{Player, PlayerAction, StreamStart, play, watch_events};
 use super::summary::match_to_proto;
 use super::{EdgeStream, action_detail, bearer_token, client_of, edge, match_id, paging};
 use crate::config::LimitSettings;
-use crate::error::{ErrorCode, RateLimit, ServiceError, excerpt, to_status};
+use crate::error::{RateLimit, ServiceError, excerpt, to_status};
 use crate::games::{ActionChoice, option_from_proto};
 use crate::hosting::actor::Subscription;
 use crate::hosting::feed::{FeedFilter, follow};
 use crate::hosting::slots::{Slot, Slots};
 use crate::hosting::status::MatchStatus;
-use crate::hosting::token::is_account_credential;
 use crate::hosting::{MatchFilter, MatchHandle, MatchRegistry, NewMatch, SeatCall, Submission};
 use pitchmate_leagues::{Bot, key};
 
@@ -94,18 +93,7 @@ impl MatchApi {
                 .check(&client, Instant::now())?;
         }
         let result = call.await;
-        if let Err(ServiceError::InvalidSeatToken(match_id)) = &result {
-            // A bot whose key was checked is no guesser: it called a match it plays no part in.
-            if token.as_deref().is_some_and(is_account_credential) {
-                return Err(ServiceError::Refused {
-                    code: ErrorCode::PermissionDenied,
-                    reason: "BOT_NOT_SEATED",
-                    message: format!(
-                        "your bot holds no seat in match `{match_id}`; JoinMatch with its key \
-                         takes one, and calls without a key watch as a spectator"
-                    ),
-                });
-            }
+        if let Err(ServiceError::InvalidSeatToken(_)) = &result {
             // Over the allowance already: the next call is refused by the check above.
             let _ = self.credentials.auth_failures.take(&client, Instant::now());
         }
