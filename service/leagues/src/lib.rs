@@ -12,6 +12,7 @@ pub mod error;
 pub mod follower;
 pub mod inbox;
 pub mod key;
+pub mod rating;
 pub mod scope;
 
 pub use accounts::{Accounts, BotDefaults, Caller, NewBot};
