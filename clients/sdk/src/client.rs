@@ -10,8 +10,11 @@ use crate::bot::Choice;
 use crate::error::ClientError;
 use crate::pb;
 use crate::pb::bot_service_client::BotServiceClient;
+use crate::pb::challenge_service_client::ChallengeServiceClient;
 use crate::pb::inbox_service_client::InboxServiceClient;
 use crate::pb::match_service_client::MatchServiceClient;
+use crate::pb::queue_service_client::QueueServiceClient;
+use crate::pb::rating_service_client::RatingServiceClient;
 use crate::pb::variant_service_client::VariantServiceClient;
 use crate::verify::Verified;
 
@@ -192,6 +195,21 @@ impl Client {
     /// The generated InboxService client.
     pub fn inboxes(&self) -> InboxServiceClient<Channel> {
         InboxServiceClient::new(self.channel.clone())
+    }
+
+    /// The generated ChallengeService client: challenges, acceptance policies and quotas.
+    pub fn challenges(&self) -> ChallengeServiceClient<Channel> {
+        ChallengeServiceClient::new(self.channel.clone())
+    }
+
+    /// The generated QueueService client: the matchmaking queue.
+    pub fn queue(&self) -> QueueServiceClient<Channel> {
+        QueueServiceClient::new(self.channel.clone())
+    }
+
+    /// The generated RatingService client: ratings, leaderboards and rating histories.
+    pub fn ratings(&self) -> RatingServiceClient<Channel> {
+        RatingServiceClient::new(self.channel.clone())
     }
 
     /// Registers a bot; the answer holds its first API key (`secret`), shown only here.

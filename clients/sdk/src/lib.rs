@@ -15,6 +15,7 @@
 mod bot;
 mod client;
 mod error;
+mod league;
 mod play;
 mod reconnect;
 mod verify;
@@ -24,6 +25,7 @@ pub use client::{
     Client, EventStream, InboxStream, LifecycleStream, NewMatch, PlayStream, SeatHandle, authorized,
 };
 pub use error::ClientError;
+pub use league::{BotMaker, ChallengePolicy, LeagueOptions, LeagueReport, run_league};
 pub use pitchmate_proto::v1 as pb;
 pub use play::{PlayOptions, play, play_with};
 pub use reconnect::ReconnectPolicy;

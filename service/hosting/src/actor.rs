@@ -1079,6 +1079,7 @@ mod tests {
             start_position: None,
             create_time: clock::now(),
             hosting,
+            reservation: None,
         }
     }
 

@@ -168,6 +168,24 @@ pub enum ServiceError {
         quoted(.0)
     )]
     AlreadySeated(String),
+    /// A bot is at one of its caps (a league's limits on its matches).
+    #[error("{message}")]
+    OverCap {
+        /// Whose cap: `bot:<id>`.
+        subject: String,
+        /// `max_concurrent` or `daily_cap`.
+        cap: &'static str,
+        message: String,
+    },
+    /// A match of this id exists already.
+    #[error("match `{}` exists already", quoted(.0))]
+    MatchExists(String),
+    /// A seat a league assigned to another bot.
+    #[error(
+        "seat `{}` of this match is assigned to another bot; only that bot's key takes it",
+        quoted(.0)
+    )]
+    SeatReserved(String),
     /// A bot's key on a match the bot holds no seat in.
     #[error(
         "your bot holds no seat in match `{}`; JoinMatch with its key takes one, and calls \
@@ -305,6 +323,9 @@ impl ServiceError {
             Self::MessageTooLarge { .. } => "MESSAGE_TOO_LARGE",
             Self::CallTimeout { .. } => "CALL_TIMEOUT",
             Self::AlreadySeated(_) => "ALREADY_SEATED",
+            Self::SeatReserved(_) => "SEAT_RESERVED",
+            Self::MatchExists(_) => "MATCH_EXISTS",
+            Self::OverCap { .. } => "BOT_OVER_CAP",
             Self::BotNotSeated(_) => "BOT_NOT_SEATED",
             Self::Refused { reason, .. } => reason,
         }
@@ -327,7 +348,8 @@ impl ServiceError {
             | Self::OpponentConnected(_)
             | Self::AlreadySeated(_) => ErrorCode::FailedPrecondition,
             Self::Refused { code, .. } => *code,
-            Self::BotNotSeated(_) => ErrorCode::PermissionDenied,
+            Self::MatchExists(_) => ErrorCode::AlreadyExists,
+            Self::BotNotSeated(_) | Self::SeatReserved(_) => ErrorCode::PermissionDenied,
             Self::MalformedNotation(_)
             | Self::UnknownSeat { .. }
             | Self::InvalidOption(_)
@@ -342,6 +364,7 @@ impl ServiceError {
             Self::WatcherLimit { .. }
             | Self::RateLimited { .. }
             | Self::QuotaExceeded { .. }
+            | Self::OverCap { .. }
             | Self::SeatStreamLimit { .. }
             | Self::MessageTooLarge { .. } => ErrorCode::ResourceExhausted,
         }
@@ -387,6 +410,7 @@ impl ServiceError {
                 ("current_version".to_owned(), current.to_string()),
             ]),
             Self::MatchNotFound(id)
+            | Self::MatchExists(id)
             | Self::InvalidSeatToken(id)
             | Self::BotNotSeated(id)
             | Self::MatchNotRebuildable { match_id: id, .. } => {
@@ -399,9 +423,14 @@ impl ServiceError {
             Self::UnknownVariant { id, .. } | Self::DrawNotPossible(id) => {
                 HashMap::from([("variant_id".to_owned(), id.clone())])
             }
-            Self::SeatTaken(seat) | Self::UnknownSeat { seat, .. } | Self::AlreadySeated(seat) => {
-                HashMap::from([("seat".to_owned(), seat.clone())])
-            }
+            Self::SeatTaken(seat)
+            | Self::UnknownSeat { seat, .. }
+            | Self::AlreadySeated(seat)
+            | Self::SeatReserved(seat) => HashMap::from([("seat".to_owned(), seat.clone())]),
+            Self::OverCap { subject, cap, .. } => HashMap::from([
+                ("subject".to_owned(), subject.clone()),
+                ("cap".to_owned(), (*cap).to_owned()),
+            ]),
             Self::MatchNotActive { status, .. } => {
                 HashMap::from([("status".to_owned(), (*status).to_owned())])
             }

@@ -94,6 +94,7 @@ pub fn result_reason(reason: EndReason) -> pb::ResultReason {
         EndReason::Aborted => pb::ResultReason::Aborted,
         EndReason::Abandoned => pb::ResultReason::Abandoned,
         EndReason::Expired => pb::ResultReason::Expired,
+        EndReason::NoShow => pb::ResultReason::NoShow,
     }
 }
 

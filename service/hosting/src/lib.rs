@@ -72,6 +72,10 @@ pub struct NewMatch {
     pub hosting: clock::Hosting,
     /// Who asked, for the open-match quota; `None` is not counted.
     pub creator: Option<IpAddr>,
+    /// The id a caller chose (a league names its matches before it creates them, so creating
+    /// again after a crash finds the match instead of making a second); `None`: a new UUID.
+    pub match_id: Option<String>,
+    pub reservation: Option<setup::Reservation>,
 }
 
 /// Which matches a listing wants.
@@ -169,6 +173,12 @@ impl MatchRegistry {
 
     /// Creates a match, stores it and starts its actor.
     pub async fn create(&self, request: NewMatch) -> Result<MatchSummary, ServiceError> {
+        if let Some(id) = &request.match_id
+            && (self.live(id).is_some()
+                || self.store.load(id).await.map_err(storage_error)?.is_some())
+        {
+            return Err(ServiceError::MatchExists(id.clone()));
+        }
         let options = request.options;
         let open = match request.creator {
             Some(creator) => Some(self.open_matches.claim(&creator).ok_or(
@@ -195,7 +205,9 @@ impl MatchRegistry {
         let resolved = pitchmate_rules::Options::resolve(&game.info().options, &options)
             .map_err(|e| at_field(e.into()))?;
         let setup = MatchSetup {
-            match_id: uuid::Uuid::new_v4().to_string(),
+            match_id: request
+                .match_id
+                .unwrap_or_else(|| uuid::Uuid::new_v4().to_string()),
             variant_id: request.variant_id,
             rules_version: game.info().rules_version.to_owned(),
             options: resolved.all().clone(),
@@ -203,6 +215,7 @@ impl MatchRegistry {
             start_position: position,
             create_time: clock::now(),
             hosting: request.hosting,
+            reservation: request.reservation,
         };
         let match_id = setup.match_id.clone();
         let handle = actor::create(setup, game, &self.actors, open).await?;

@@ -25,6 +25,8 @@ pub enum EndReason {
     Aborted,
     Abandoned,
     Expired,
+    /// A bot a league assigned did not take its seat in time; the other won.
+    NoShow,
 }
 
 impl EndReason {
@@ -46,6 +48,7 @@ impl EndReason {
             Self::Aborted => 5,
             Self::Abandoned => 6,
             Self::Expired => 7,
+            Self::NoShow => 8,
         }
     }
 
@@ -58,6 +61,7 @@ impl EndReason {
             5 => Self::Aborted,
             6 => Self::Abandoned,
             7 => Self::Expired,
+            8 => Self::NoShow,
             _ => return None,
         })
     }

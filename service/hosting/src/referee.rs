@@ -258,7 +258,12 @@ impl Referee {
             consecutive_timeouts: vec![0; seat_count],
             draw_offer: None,
             moment: setup.create_time,
-            expires_at: expire_unstarted_after.map(|after| setup.create_time + after),
+            // A league's match waits for its bots until their deadline, whatever the server's
+            // expiry for open matches.
+            expires_at: match &setup.reservation {
+                Some(reservation) => Some(reservation.show_up_by),
+                None => expire_unstarted_after.map(|after| setup.create_time + after),
+            },
             setup: Arc::new(setup),
             game,
             seats,
@@ -720,6 +725,8 @@ impl Referee {
         if let Some(held) = self.seats.iter().find(|s| s.token == Some(token_hash)) {
             return Err(ServiceError::AlreadySeated(held.name.to_owned()));
         }
+        let reserved = self.setup.reservation.as_ref();
+        let reserved_for = |index: usize| reserved.map(|r| r.accounts[index].as_str());
         let index = match seat {
             Some(name) => {
                 let index = self
@@ -735,12 +742,25 @@ impl Referee {
                 }
                 index
             }
-            None => self
-                .seats
-                .iter()
-                .position(|s| s.token.is_none())
-                .ok_or(ServiceError::NoFreeSeat)?,
+            // An assigned bot finds its own seat; anyone else the first free one (which, in a
+            // league's match, is another bot's and refused below).
+            None => match account.as_deref().and_then(|a| reserved?.seat_of(a)) {
+                Some(index) if self.seats[index].token.is_none() => index,
+                Some(_) => return Err(ServiceError::NoFreeSeat),
+                None => self
+                    .seats
+                    .iter()
+                    .position(|s| s.token.is_none())
+                    .ok_or(ServiceError::NoFreeSeat)?,
+            },
         };
+        if let Some(holder) = reserved_for(index)
+            && Some(holder) != account.as_deref()
+        {
+            return Err(ServiceError::SeatReserved(
+                self.seats[index].name.to_owned(),
+            ));
+        }
         self.moment = now;
         let seat = Seat(index as u8);
         self.take_seat(seat, token_hash, account, player_name);
@@ -1073,10 +1093,27 @@ impl Referee {
         }
     }
 
-    /// Aborts a match that did not start in time.
+    /// Ends a match that did not start in time: a league's match goes to the bot that showed
+    /// up, when one did; any other is aborted.
     fn expire(&mut self) {
         self.keep_input(Input::Expired);
         self.version += 1;
+        let present: Vec<Seat> = (0..self.seats.len())
+            .filter(|&index| self.seats[index].token.is_some())
+            .map(|index| Seat(index as u8))
+            .collect();
+        if self.setup.reservation.is_some() && present.len() == 1 {
+            let winner = present[0];
+            let absent = self.seat_name(winner.opponent());
+            tracing::info!(absent, "forfeited by not showing up");
+            let outcome = Outcome {
+                winner: Some(winner),
+                scores: self.game.scores(),
+                reason: format!("`{absent}` did not take its assigned seat by its deadline"),
+            };
+            self.end(outcome, EndReason::NoShow, MatchStatus::Finished);
+            return;
+        }
         tracing::info!("expired before every seat was taken");
         let outcome = Outcome {
             winner: None,

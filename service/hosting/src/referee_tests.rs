@@ -15,9 +15,10 @@ use super::durable;
 use super::lifecycle::EndReason;
 use super::log::KeptEvent;
 use super::referee::{Input, MatchSetup, Referee, SeatCall, Submission};
+use super::setup::Reservation;
 use super::status::MatchStatus;
 use super::summary::MatchProgress;
-use super::token::SeatToken;
+use super::token::{SeatToken, TokenHash};
 use crate::error::ServiceError;
 use pitchmate_games::{ActionChoice, GameRegistry, HostedGame};
 
@@ -47,6 +48,11 @@ struct Table {
 
 impl Table {
     fn new(variant: &'static str, hosting: Hosting) -> Self {
+        Self::reserved(variant, hosting, None)
+    }
+
+    /// A match whose seats a league assigned (`None`: an open match).
+    fn reserved(variant: &'static str, hosting: Hosting, reservation: Option<Reservation>) -> Self {
         let now = UNIX_EPOCH + Duration::from_secs(1_800_000_000);
         let setup = MatchSetup {
             match_id: "m".into(),
@@ -57,6 +63,7 @@ impl Table {
             start_position: None,
             create_time: now,
             hosting,
+            reservation,
         };
         Table {
             referee: Referee::new(setup, game(variant), None),
@@ -698,4 +705,105 @@ fn a_match_whose_rows_do_not_number_its_log_keeps_all_of_it() {
         unfaithful.log().held().len() as u64,
         unfaithful.log().last_seq()
     );
+}
+
+/// Seats for bots `a` (first seat) and `b`, to be taken within a minute of creation.
+fn league_match() -> Table {
+    let created = UNIX_EPOCH + Duration::from_secs(1_800_000_000);
+    Table::reserved(
+        "kings-goal",
+        Hosting::default(),
+        Some(Reservation {
+            accounts: vec!["a".into(), "b".into()],
+            show_up_by: created + Duration::from_secs(60),
+        }),
+    )
+}
+
+impl Table {
+    /// Takes a seat with an account's credential, as the edge does for a bot's key.
+    fn join_as(&mut self, seat: Option<&str>, account: &str) -> Result<String, ServiceError> {
+        let credential = crate::token::account_credential(account);
+        let seat = self.referee.join(
+            seat.map(str::to_owned),
+            account.into(),
+            TokenHash::of(&credential),
+            Some(account.into()),
+            self.now,
+        )?;
+        let name = self.referee.seat_name(seat).to_owned();
+        self.tokens.insert(name.clone(), credential);
+        Ok(name)
+    }
+}
+
+#[test]
+fn an_assigned_seat_is_taken_only_by_its_bot() {
+    let mut table = league_match();
+    let first = table.referee.seat_name(Seat(0)).to_owned();
+    let second = table.referee.seat_name(Seat(1)).to_owned();
+    // A seat token, or another bot, is refused both seats.
+    let token = SeatToken::generate().unwrap();
+    let refused = table
+        .referee
+        .join(None, "x".into(), token.hash(), None, table.now)
+        .unwrap_err();
+    assert_eq!(refused.reason(), "SEAT_RESERVED");
+    assert_eq!(
+        table.join_as(Some(&second), "c").unwrap_err().reason(),
+        "SEAT_RESERVED"
+    );
+    assert_eq!(
+        table.join_as(Some(&first), "b").unwrap_err().reason(),
+        "SEAT_RESERVED"
+    );
+    // A bot that names no seat finds its own, whatever the order.
+    assert_eq!(table.join_as(None, "b").unwrap(), second);
+    assert_eq!(table.join_as(None, "a").unwrap(), first);
+    assert_eq!(table.summary().status, MatchStatus::Active);
+}
+
+#[test]
+fn a_bot_that_does_not_show_up_forfeits_to_the_one_that_did() {
+    let mut table = league_match();
+    let second = table.join_as(None, "b").unwrap();
+    table.pass(Duration::from_secs(59));
+    assert_eq!(table.summary().status, MatchStatus::Waiting);
+    table.pass(Duration::from_secs(1));
+    assert_eq!(
+        table.result(),
+        (MatchStatus::Finished, Some(EndReason::NoShow), second)
+    );
+    // As a restarted server rebuilds it.
+    assert_eq!(
+        table.rebuilt().result(),
+        (
+            MatchStatus::Finished,
+            Some(EndReason::NoShow),
+            table.result().2
+        )
+    );
+}
+
+#[test]
+fn an_assigned_match_nobody_showed_up_for_is_aborted() {
+    let mut table = league_match();
+    table.pass(Duration::from_secs(60));
+    assert_eq!(
+        table.result(),
+        (
+            MatchStatus::Aborted,
+            Some(EndReason::Expired),
+            String::new()
+        )
+    );
+}
+
+#[test]
+fn an_assigned_match_both_bots_showed_up_for_does_not_expire() {
+    let mut table = league_match();
+    table.join_as(None, "a").unwrap();
+    table.join_as(None, "b").unwrap();
+    table.pass(Duration::from_secs(3600));
+    assert_eq!(table.summary().status, MatchStatus::Active);
 }

@@ -251,3 +251,25 @@ async fn a_finished_match_leaves_memory_soon_after_its_end() {
     assert_eq!(listed.matches[0].progress.status, MatchStatus::Finished);
     dir.remove();
 }
+
+#[tokio::test]
+async fn a_chosen_id_makes_one_match_however_often_it_is_created() {
+    let (store, dir) = scratch_store().await;
+    let registry = open_registry(store.clone(), None, None).await;
+    let request = || NewMatch {
+        variant_id: "kings-goal".into(),
+        match_id: Some("league-1".into()),
+        ..NewMatch::default()
+    };
+    let created = registry.create(request()).await.unwrap();
+    assert_eq!(created.setup.match_id, "league-1");
+    let again = registry.create(request()).await.unwrap_err();
+    assert_eq!(again.reason(), "MATCH_EXISTS");
+    // Also once the match is only in the store, as after a restart.
+    let reopened = open_registry(store, None, None).await;
+    assert_eq!(
+        reopened.create(request()).await.unwrap_err().reason(),
+        "MATCH_EXISTS"
+    );
+    dir.remove();
+}

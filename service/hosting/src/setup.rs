@@ -22,4 +22,23 @@ pub struct MatchSetup {
     pub start_position: Option<String>,
     pub create_time: SystemTime,
     pub hosting: Hosting,
+    /// Seats a league assigned to bots; `None` for a match anyone may join.
+    pub reservation: Option<Reservation>,
+}
+
+/// A match a league made for named bots: each seat may be taken only by its bot's account, and
+/// only until `show_up_by`. At that moment a bot that did not take its seat forfeits to one that
+/// did; if none did, the match is aborted, as an unstarted match expires.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reservation {
+    /// Per seat, in seat order: the account that may take it.
+    pub accounts: Vec<String>,
+    pub show_up_by: SystemTime,
+}
+
+impl Reservation {
+    /// The seat index reserved for `account`, if any.
+    pub fn seat_of(&self, account: &str) -> Option<usize> {
+        self.accounts.iter().position(|a| a == account)
+    }
 }

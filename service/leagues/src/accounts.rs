@@ -55,7 +55,7 @@ impl Caller {
     }
 
     /// May change `bot_id` and its keys: an operator, or a key of that bot with MANAGE.
-    fn may_manage(&self, bot_id: &str) -> Result<(), LeagueError> {
+    pub(crate) fn may_manage(&self, bot_id: &str) -> Result<(), LeagueError> {
         if self.is_operator() {
             return Ok(());
         }

@@ -41,6 +41,32 @@ pub enum LeagueError {
          newest_seq"
     )]
     InboxSeqExpired { after: u64, oldest: u64 },
+    #[error("no challenge has the id `{0}`; ListChallenges shows your bot's open ones")]
+    ChallengeNotFound(String),
+    #[error("challenge `{0}` is not yours to answer or cancel")]
+    NotYourChallenge(String),
+    #[error("challenge `{challenge_id}` is {} already; only an open challenge is answered or cancelled", .status.name())]
+    ChallengeClosed {
+        challenge_id: String,
+        status: crate::challenges::Status,
+    },
+    #[error(
+        "bot `{name}` is at its cap: {live} live matches of max_concurrent {max_concurrent}, \
+         {today} today of daily_cap {daily_cap} (the day starts at 00:00 UTC); GetQuota says \
+         where a bot stands"
+    )]
+    OverCap {
+        bot_id: String,
+        name: String,
+        live: u64,
+        max_concurrent: u32,
+        today: u64,
+        daily_cap: u32,
+    },
+    #[error("your bot already waits in pool `{0}`; LeaveQueue takes its ticket out")]
+    AlreadyQueued(String),
+    #[error("ticket `{0}` is none of your bot's waiting tickets; ListTickets shows them")]
+    TicketNotWaiting(String),
     #[error("the bots store is unavailable right now ({0}); retry shortly")]
     Store(StoreError),
     #[error("{0}; retry shortly")]
@@ -76,6 +102,33 @@ impl From<LeagueError> for ServiceError {
             LeagueError::BotNameTaken(_) => refused(ErrorCode::AlreadyExists, "BOT_NAME_TAKEN"),
             LeagueError::InboxSeqExpired { .. } => {
                 refused(ErrorCode::FailedPrecondition, "INBOX_SEQ_EXPIRED")
+            }
+            LeagueError::ChallengeNotFound(_) => {
+                refused(ErrorCode::NotFound, "CHALLENGE_NOT_FOUND")
+            }
+            LeagueError::NotYourChallenge(_) => {
+                refused(ErrorCode::PermissionDenied, "NOT_YOUR_CHALLENGE")
+            }
+            LeagueError::ChallengeClosed { .. } => {
+                refused(ErrorCode::FailedPrecondition, "CHALLENGE_CLOSED")
+            }
+            LeagueError::OverCap {
+                bot_id,
+                live,
+                max_concurrent,
+                ..
+            } => ServiceError::OverCap {
+                subject: format!("bot:{bot_id}"),
+                cap: if live >= &u64::from(*max_concurrent) {
+                    "max_concurrent"
+                } else {
+                    "daily_cap"
+                },
+                message: error.to_string(),
+            },
+            LeagueError::AlreadyQueued(_) => refused(ErrorCode::AlreadyExists, "ALREADY_QUEUED"),
+            LeagueError::TicketNotWaiting(_) => {
+                refused(ErrorCode::FailedPrecondition, "TICKET_NOT_WAITING")
             }
             LeagueError::Store(store) => ServiceError::StoreUnavailable(store.to_string()),
             LeagueError::Unavailable(_) => refused(ErrorCode::Unavailable, "UNAVAILABLE"),

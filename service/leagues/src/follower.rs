@@ -1,7 +1,8 @@
 //! The leagues' follower of the match core's lifecycle feed: it learns which seats bots took
 //! and which matches ended, and tells each bot in its inbox. What it learns from an entry is
 //! written in one transaction with its cursor (the entry's position), so after a crash it goes
-//! on from the last entry it wrote and never tells a bot twice.
+//! on from the last entry it wrote and never tells a bot twice. A rated result's rating changes
+//! are written in the same step, so a result is rated exactly once.
 
 use std::time::{Duration, SystemTime};
 
@@ -10,10 +11,12 @@ use tokio::sync::watch;
 
 use pitchmate_hosting::feed::{FeedFilter, FeedItem, follow};
 use pitchmate_hosting::lifecycle::{LifecycleEntry, LifecycleKind};
-use pitchmate_store::{BotSeatRow, FollowerStep, Store};
+use pitchmate_store::{AssignedMatchRow, BotSeatRow, FollowerStep, Store};
 
 use crate::inbox::{FinishedMatch, InboxBus, InboxItem};
 use crate::nanos;
+use crate::rated::{self, Rated, RatingChange};
+use crate::rating::RatingConfig;
 
 /// The follower's name for its cursor.
 pub const FOLLOWER: &str = "leagues";
@@ -34,11 +37,12 @@ pub async fn run(
     store: Store,
     bus: InboxBus,
     retention: Duration,
+    ratings: RatingConfig,
     mut stopping: watch::Receiver<bool>,
 ) {
     tokio::spawn(prune_every(store.clone(), retention, stopping.clone()));
     loop {
-        match follow_once(&store, &bus, stopping.clone()).await {
+        match follow_once(&store, &bus, &ratings, stopping.clone()).await {
             Ok(()) => return,
             Err(error) => tracing::warn!(%error, "the leagues' follower stopped; it starts again"),
         }
@@ -74,6 +78,7 @@ async fn prune(store: &Store, retention: Duration) {
 async fn follow_once(
     store: &Store,
     bus: &InboxBus,
+    ratings: &RatingConfig,
     stopping: watch::Receiver<bool>,
 ) -> Result<(), String> {
     let mut written = store
@@ -90,7 +95,7 @@ async fn follow_once(
     let mut feed = std::pin::pin!(feed);
     while let Some(item) = feed.next().await {
         let step = match item.map_err(|e| e.to_string())? {
-            FeedItem::Entry(entry) => match step_for(&entry) {
+            FeedItem::Entry(entry) => match learn(store, ratings, &entry).await? {
                 Some(step) => step,
                 None if entry.position >= written + NOTE_EVERY => FollowerStep {
                     follower: FOLLOWER.to_owned(),
@@ -117,8 +122,39 @@ async fn follow_once(
     Ok(())
 }
 
-/// What an entry teaches the leagues; `None` when it concerns no bot.
-pub fn step_for(entry: &LifecycleEntry) -> Option<FollowerStep> {
+/// What an entry teaches the leagues, reading what it needs from the store: for an ended
+/// match, whether a league assigned it, and the bots' ratings when it is rated.
+async fn learn(
+    store: &Store,
+    ratings: &RatingConfig,
+    entry: &LifecycleEntry,
+) -> Result<Option<FollowerStep>, String> {
+    let LifecycleKind::Ended { ending, seats } = &entry.kind else {
+        return Ok(step_for(entry, None, None));
+    };
+    let assigned = store
+        .assigned_match(&entry.match_id)
+        .await
+        .map_err(|e| e.to_string())?;
+    let rated = match (&assigned, seats.first()) {
+        (Some(assigned), Some(first)) => {
+            rated::rate(store, ratings, assigned, ending, &first.seat, entry.time)
+                .await
+                .map_err(|e| e.to_string())?
+        }
+        _ => None,
+    };
+    Ok(step_for(entry, assigned.as_ref(), rated))
+}
+
+/// What an entry teaches the leagues; `None` when it concerns no bot. An ended match a league
+/// assigned (`assigned`) tells both its bots, also one that never took its seat, and carries
+/// its rating changes when it was rated (`rated`).
+pub fn step_for(
+    entry: &LifecycleEntry,
+    assigned: Option<&AssignedMatchRow>,
+    rated: Option<Rated>,
+) -> Option<FollowerStep> {
     let mut step = FollowerStep {
         follower: FOLLOWER.to_owned(),
         position: entry.position,
@@ -135,10 +171,28 @@ pub fn step_for(entry: &LifecycleEntry) -> Option<FollowerStep> {
                 live: true,
             });
         }
-        LifecycleKind::Ended { ending, seats } if seats.iter().any(|s| !s.account.is_empty()) => {
+        LifecycleKind::Ended { ending, seats }
+            if assigned.is_some() || seats.iter().any(|s| !s.account.is_empty()) =>
+        {
             step.matches_over.push(entry.match_id.clone());
             let names: Vec<String> = seats.iter().map(|s| s.seat.clone()).collect();
-            for seat in seats.iter().filter(|s| !s.account.is_empty()) {
+            // A league's bots by seat, whether they came or not; else whoever held each seat.
+            let holders: Vec<&str> = match assigned {
+                Some(assigned) => assigned.bots.iter().map(String::as_str).collect(),
+                None => seats.iter().map(|s| s.account.as_str()).collect(),
+            };
+            let mut changes: Vec<Option<Box<RatingChange>>> = vec![None; seats.len()];
+            if let Some(rated) = rated {
+                step.ratings = rated.ratings;
+                step.rating_changes = rated.changes;
+                for (index, change) in rated.by_seat.into_iter().enumerate() {
+                    changes[index] = Some(Box::new(change));
+                }
+            }
+            for (index, seat) in seats.iter().enumerate() {
+                let Some(bot_id) = holders.get(index).filter(|b| !b.is_empty()) else {
+                    continue;
+                };
                 let item = InboxItem::MatchFinished(FinishedMatch {
                     match_id: entry.match_id.clone(),
                     variant_id: entry.variant_id.clone(),
@@ -149,8 +203,9 @@ pub fn step_for(entry: &LifecycleEntry) -> Option<FollowerStep> {
                     scores: ending.scores.clone(),
                     reason: ending.reason,
                     detail: ending.detail.clone(),
+                    rating: changes[index].take(),
                 });
-                step.inbox.push(item.to_new(&seat.account, entry.time));
+                step.inbox.push(item.to_new(bot_id, entry.time));
             }
         }
         _ => return None,

@@ -26,11 +26,17 @@ const PAGE: usize = 256;
 const LIVE: usize = 4096;
 
 /// What an inbox item says.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum InboxItem {
     /// A match the bot held a seat in ended.
     MatchFinished(FinishedMatch),
+    /// Another bot challenged this one; it waits for an answer.
+    ChallengeReceived(Box<crate::challenges::Challenge>),
+    /// A challenge the bot made or was sent was accepted, declined, cancelled or expired.
+    ChallengeResolved(Box<crate::challenges::Challenge>),
+    /// A league made a match for the bot: it takes its seat with its key by the deadline.
+    MatchAssigned(Assignment),
 }
 
 impl InboxItem {
@@ -38,6 +44,9 @@ impl InboxItem {
     fn code(&self) -> u32 {
         match self {
             InboxItem::MatchFinished(_) => 1,
+            InboxItem::ChallengeReceived(_) => 2,
+            InboxItem::ChallengeResolved(_) => 3,
+            InboxItem::MatchAssigned(_) => 4,
         }
     }
 
@@ -51,8 +60,24 @@ impl InboxItem {
     }
 }
 
-/// How a match ended, for one of its seats.
+/// A match a league assigned to the bot.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Assignment {
+    pub match_id: String,
+    pub variant_id: String,
+    /// The bot's seat.
+    pub seat: String,
+    pub opponent_id: String,
+    pub opponent_name: String,
+    pub rated: bool,
+    /// Where the result is rated; empty for a casual match.
+    pub pool: String,
+    /// The bot forfeits unless it takes its seat before then (nanoseconds since the epoch).
+    pub show_up_by_nanos: i64,
+}
+
+/// How a match ended, for one of its seats.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FinishedMatch {
     pub match_id: String,
     pub variant_id: String,
@@ -68,6 +93,9 @@ pub struct FinishedMatch {
     pub scores: Vec<u32>,
     pub reason: EndReason,
     pub detail: String,
+    /// How the result moved the bot's rating; `None` for a match that was not rated.
+    #[serde(default)]
+    pub rating: Option<Box<crate::rated::RatingChange>>,
 }
 
 /// The match as its bot sees it.
@@ -91,7 +119,7 @@ impl FinishedMatch {
 }
 
 /// An item as delivered: its place and time.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Delivered {
     pub seq: u64,
     pub time: SystemTime,
@@ -139,9 +167,9 @@ impl InboxBus {
 }
 
 /// What a reader is sent.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum InboxEvent {
-    Item(Delivered),
+    Item(Box<Delivered>),
     /// Nothing for a while; every item up to `seq` has been sent.
     Quiet {
         seq: u64,
@@ -233,7 +261,9 @@ pub fn follow(
         let event = match reader.next().await {
             Ok(None) => return None,
             Ok(Some(Next::Quiet { number })) => Ok(InboxEvent::Quiet { seq: number }),
-            Ok(Some(Next::Row(row))) => Delivered::from_row(&row).map(InboxEvent::Item),
+            Ok(Some(Next::Row(row))) => {
+                Delivered::from_row(&row).map(|d| InboxEvent::Item(Box::new(d)))
+            }
             Err(error) => Err(error),
         };
         let failed = event.is_err();
@@ -256,6 +286,7 @@ mod tests {
             scores: vec![1, 0],
             reason: EndReason::Rules,
             detail: String::new(),
+            rating: None,
         }
     }
 

@@ -8,12 +8,19 @@
 
 pub mod accounts;
 pub mod bot;
+pub mod challenges;
 pub mod error;
 pub mod follower;
 pub mod inbox;
 pub mod key;
+pub mod pairing;
+pub mod policy;
+pub mod queue;
+pub mod rated;
 pub mod rating;
+pub mod scheduler;
 pub mod scope;
+pub mod terms;
 
 pub use accounts::{Accounts, BotDefaults, Caller, NewBot};
 pub use bot::{Bot, BotChange};

@@ -52,6 +52,10 @@ pub enum Command {
         #[arg(long, default_value = "operator")]
         label: String,
     },
+    /// Recomputes every rating from the stored rated results, in the order they were rated,
+    /// and compares them with the live ratings in the store the settings name (the server may
+    /// be running on it). Prints what it compared; exits with 1 if any rating differs.
+    RecomputeRatings,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -181,6 +185,9 @@ pub struct BotSettings {
     /// Days a bot's inbox keeps an item; a bot that resumes after an older one is told its
     /// cursor expired.
     pub inbox_retention_days: u64,
+    /// Seconds a bot has, once told of a match a league assigned it, to take its seat before
+    /// it forfeits.
+    pub show_up_secs: u64,
 }
 
 impl Settings {
@@ -228,7 +235,8 @@ impl Settings {
             .set_default("connections.shutdown_timeout_secs", 20)?
             .set_default("bots.max_concurrent", 1)?
             .set_default("bots.daily_cap", 1000)?
-            .set_default("bots.inbox_retention_days", 30)?;
+            .set_default("bots.inbox_retention_days", 30)?
+            .set_default("bots.show_up_secs", 60)?;
         if let Some(path) = &cli.config {
             builder = builder.add_source(File::from(path.as_path()).format(FileFormat::Toml));
         }

@@ -36,8 +36,17 @@ pub fn to_status(error: ServiceError) -> Status {
     if let Some(delay) = error.retry_after() {
         details.set_retry_info(Some(delay));
     }
-    if let ServiceError::Field { field, .. } = &error {
-        details.add_bad_request_violation(excerpt(field, MAX_ERROR_METADATA), message.clone());
+    match &error {
+        ServiceError::Field { field, .. } => {
+            details.add_bad_request_violation(excerpt(field, MAX_ERROR_METADATA), message.clone());
+        }
+        ServiceError::OverCap { subject, .. } => {
+            details.add_quota_failure_violation(subject.clone(), message.clone());
+        }
+        ServiceError::QuotaExceeded { setting, .. } => {
+            details.add_quota_failure_violation(format!("setting:{setting}"), message.clone());
+        }
+        _ => {}
     }
     Status::with_error_details(grpc_code(error.code()), message, details)
 }

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use pitchmate_server::config::{Cli, Command, Settings};
-use pitchmate_server::server::create_operator_key;
+use pitchmate_server::server::{create_operator_key, recompute_ratings};
 use pitchmate_server::{serve, telemetry};
 
 // Answers and events are many small buffers built and dropped per call; under load glibc's
@@ -36,6 +36,31 @@ async fn main() -> ExitCode {
             Err(error) => {
                 eprintln!("pitchmate: cannot make an operator key: {error}");
                 ExitCode::FAILURE
+            }
+        };
+    }
+    if let Some(Command::RecomputeRatings) = cli.command {
+        return match recompute_ratings(&settings).await {
+            Ok(report) => {
+                println!(
+                    "{} rated matches in {} pools; {} live ratings; {} differ",
+                    report.matches,
+                    report.pools,
+                    report.ratings,
+                    report.differences.len()
+                );
+                for (pool, bot, live, recomputed) in &report.differences {
+                    println!("{pool} {bot}: live {live:?}, recomputed {recomputed:?}");
+                }
+                if report.differences.is_empty() {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::FAILURE
+                }
+            }
+            Err(error) => {
+                eprintln!("pitchmate: cannot recompute ratings: {error}");
+                ExitCode::from(2)
             }
         };
     }

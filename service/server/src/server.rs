@@ -7,21 +7,31 @@ use std::time::Duration;
 
 use pitchmate_proto::v1 as pb;
 use tokio::net::TcpListener;
-use tokio::sync::watch;
+use tokio::sync::{Notify, watch};
 use tonic::server::NamedService;
 use tonic::service::RoutesBuilder;
 
-use crate::api::{BotApi, Credentials, InboxApi, MatchApi, MessageSize, ServerApi, VariantApi};
+use crate::api::{
+    BotApi, ChallengeApi, Credentials, InboxApi, MatchApi, MessageSize, QueueApi, RatingApi,
+    ServerApi, VariantApi,
+};
 use crate::config::Settings;
 use crate::games::GameRegistry;
 use crate::hosting::{ActorLimits, MatchRegistry};
 use crate::store::{Store, StoreError, StoreHealth};
 use crate::transport;
 use pb::bot_service_server::BotServiceServer;
+use pb::challenge_service_server::ChallengeServiceServer;
 use pb::inbox_service_server::InboxServiceServer;
 use pb::match_service_server::MatchServiceServer;
+use pb::queue_service_server::QueueServiceServer;
+use pb::rating_service_server::RatingServiceServer;
 use pb::server_service_server::ServerServiceServer;
 use pb::variant_service_server::VariantServiceServer;
+use pitchmate_leagues::challenges::Challenges;
+use pitchmate_leagues::queue::Queue;
+use pitchmate_leagues::rating::RatingConfig;
+use pitchmate_leagues::scheduler::Scheduler;
 use pitchmate_leagues::{Accounts, BotDefaults, InboxBus, follower};
 
 #[derive(Debug, thiserror::Error)]
@@ -191,6 +201,17 @@ pub async fn create_operator_key(
     Ok(issued?)
 }
 
+/// Recomputes every rating from the stored results and compares them with the live ones: the
+/// `pitchmate recompute-ratings` command.
+pub async fn recompute_ratings(
+    settings: &Settings,
+) -> Result<pitchmate_leagues::rated::Recomputation, ServeError> {
+    let store = open_store(settings).await?;
+    let report = pitchmate_leagues::rated::recompute_all(&store, &RatingConfig::default()).await;
+    store.close().await?;
+    Ok(report?)
+}
+
 async fn open_store(settings: &Settings) -> Result<Store, ServeError> {
     std::fs::create_dir_all(&settings.data_dir).map_err(|source| ServeError::DataDir {
         path: settings.data_dir.display().to_string(),
@@ -247,6 +268,36 @@ async fn serve_with(
         limits.auth_failure_burst,
     ));
     let (stopping_sender, stopping) = watch::channel(false);
+    let inboxes = InboxBus::default();
+    let assigned = Arc::new(Notify::new());
+    let challenges = Arc::new(Challenges::new(
+        store.clone(),
+        Arc::clone(&accounts),
+        Arc::clone(&registry),
+        inboxes.clone(),
+        Arc::clone(&assigned),
+    ));
+    let ratings = RatingConfig::default();
+    let queue = Arc::new(Queue::new(
+        store.clone(),
+        Arc::clone(&accounts),
+        Arc::clone(&registry),
+        ratings.clone(),
+        Arc::clone(&assigned),
+    ));
+    tokio::spawn(
+        Scheduler {
+            store: store.clone(),
+            accounts: Arc::clone(&accounts),
+            registry: Arc::clone(&registry),
+            challenges: Arc::clone(&challenges),
+            queue: Arc::clone(&queue),
+            bus: inboxes.clone(),
+            show_up: Duration::from_secs(settings.bots.show_up_secs),
+            assigned,
+        }
+        .run(stopping.clone()),
+    );
     let hosted = Hosted {
         registry: Arc::clone(&registry),
         accounts,
@@ -269,12 +320,26 @@ async fn serve_with(
     ))
     .max_decoding_message_size(limits.max_request_bytes)
     .max_encoding_message_size(limits.max_response_bytes);
-    let inboxes = InboxBus::default();
+    let challenge_api =
+        ChallengeServiceServer::new(ChallengeApi::new(Arc::clone(&credentials), challenges))
+            .max_decoding_message_size(limits.max_request_bytes)
+            .max_encoding_message_size(limits.max_response_bytes);
+    let queue_api = QueueServiceServer::new(QueueApi::new(Arc::clone(&credentials), queue))
+        .max_decoding_message_size(limits.max_request_bytes)
+        .max_encoding_message_size(limits.max_response_bytes);
+    let rating_api = RatingServiceServer::new(RatingApi::new(
+        Arc::clone(&credentials),
+        store.clone(),
+        ratings.clone(),
+    ))
+    .max_decoding_message_size(limits.max_request_bytes)
+    .max_encoding_message_size(limits.max_response_bytes);
     let retention = Duration::from_secs(settings.bots.inbox_retention_days.saturating_mul(86_400));
     tokio::spawn(follower::run(
         store.clone(),
         inboxes.clone(),
         retention,
+        ratings,
         stopping.clone(),
     ));
     let inbox_api = InboxServiceServer::new(InboxApi::new(
@@ -330,6 +395,9 @@ async fn serve_with(
         .add_service(match_api)
         .add_service(bot_api)
         .add_service(inbox_api)
+        .add_service(challenge_api)
+        .add_service(queue_api)
+        .add_service(rating_api)
         .add_service(variant_api)
         .add_service(server_api);
     for add in add_services {
@@ -367,6 +435,9 @@ async fn report_health(
         <MatchServiceServer<MatchApi> as NamedService>::NAME,
         <BotServiceServer<BotApi> as NamedService>::NAME,
         <InboxServiceServer<InboxApi> as NamedService>::NAME,
+        <ChallengeServiceServer<ChallengeApi> as NamedService>::NAME,
+        <QueueServiceServer<QueueApi> as NamedService>::NAME,
+        <RatingServiceServer<RatingApi> as NamedService>::NAME,
         <VariantServiceServer<VariantApi> as NamedService>::NAME,
         <ServerServiceServer<ServerApi> as NamedService>::NAME,
     ] {

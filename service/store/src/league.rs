@@ -69,6 +69,10 @@ pub struct FollowerStep {
     /// `seats_taken`, so a match that starts and ends in one entry leaves no live seat.
     pub matches_over: Vec<String>,
     pub inbox: Vec<NewInboxItem>,
+    /// Ratings a rated result moved (each replaces the bot's rating in its pool), and the
+    /// changes that moved them (see `ratings.rs`).
+    pub ratings: Vec<crate::RatingRow>,
+    pub rating_changes: Vec<crate::RatingChangeRow>,
 }
 
 /// A number of the API as a database column, which holds up to `i64::MAX`.

@@ -28,8 +28,10 @@
 
 mod accounts;
 mod league;
+mod matchmaking;
 mod packed;
 mod postgres;
+mod ratings;
 mod sqlite;
 
 use std::path::Path;
@@ -40,6 +42,11 @@ use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
 pub use accounts::{ApiKeyRow, BotRow};
 pub use league::{BotSeatRow, FollowerStep, InboxRow, NewInboxItem};
+pub use matchmaking::{
+    AssignedMatchRow, AssignedState, BotCaps, BotLoad, ChallengeFilter, ChallengeRow,
+    ChallengeState, Resolution, Resolved,
+};
+pub use ratings::{Paired, RatingChangeRow, RatingRow, TicketRow, TicketState};
 
 /// The database file under the data directory.
 pub const SQLITE_FILE: &str = "pitchmate.db";
@@ -682,6 +689,142 @@ impl Store {
     /// Every bot that holds live seats, with how many, by bot id.
     pub async fn live_seat_counts(&self) -> Result<Vec<(String, u64)>, StoreError> {
         self.backend.live_seat_counts().await
+    }
+
+    /// Stores a new challenge and the inbox items it causes, in one transaction. Returns the
+    /// items as written.
+    pub async fn create_challenge(
+        &self,
+        challenge: ChallengeRow,
+        inbox: Vec<NewInboxItem>,
+    ) -> Result<Vec<InboxRow>, StoreError> {
+        self.may_write()?;
+        self.backend.create_challenge(challenge, inbox).await
+    }
+
+    /// Resolves an open challenge as [`Resolution`] says, in one transaction: its state, the
+    /// match it assigns (if both bots' caps admit it) and its inbox items. Nothing is written
+    /// unless the challenge is open and the caps admit the match.
+    pub async fn resolve_challenge(&self, resolution: Resolution) -> Result<Resolved, StoreError> {
+        self.may_write()?;
+        self.backend.resolve_challenge(resolution).await
+    }
+
+    pub async fn challenge(&self, challenge_id: &str) -> Result<Option<ChallengeRow>, StoreError> {
+        self.backend.challenge(challenge_id).await
+    }
+
+    /// The challenges the filter wants, oldest first.
+    pub async fn challenges(
+        &self,
+        filter: ChallengeFilter,
+    ) -> Result<Vec<ChallengeRow>, StoreError> {
+        self.backend.challenges(filter).await
+    }
+
+    /// The assigned matches in `state`, oldest first.
+    pub async fn assigned_matches(
+        &self,
+        state: AssignedState,
+    ) -> Result<Vec<AssignedMatchRow>, StoreError> {
+        self.backend.assigned_matches(state).await
+    }
+
+    pub async fn assigned_match(
+        &self,
+        match_id: &str,
+    ) -> Result<Option<AssignedMatchRow>, StoreError> {
+        self.backend.assigned_match(match_id).await
+    }
+
+    /// Moves an assigned match from `from` to `to` and writes the inbox items that causes, in
+    /// one transaction; `None`, with nothing written, when it was not in `from`.
+    pub async fn mark_assigned(
+        &self,
+        match_id: &str,
+        from: AssignedState,
+        to: AssignedState,
+        inbox: Vec<NewInboxItem>,
+    ) -> Result<Option<Vec<InboxRow>>, StoreError> {
+        self.may_write()?;
+        self.backend.mark_assigned(match_id, from, to, inbox).await
+    }
+
+    /// Where the bot stands against its caps, counting from `day_start_nanos` for the day.
+    pub async fn bot_load(
+        &self,
+        bot_id: &str,
+        day_start_nanos: i64,
+    ) -> Result<BotLoad, StoreError> {
+        self.backend.bot_load(bot_id, day_start_nanos).await
+    }
+
+    /// Stores the bot's acceptance policy (the leagues crate's bytes), or removes it.
+    pub async fn set_policy(
+        &self,
+        bot_id: &str,
+        policy: Option<Vec<u8>>,
+    ) -> Result<(), StoreError> {
+        self.may_write()?;
+        self.backend.set_policy(bot_id, policy).await
+    }
+
+    pub async fn policy(&self, bot_id: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        self.backend.policy(bot_id).await
+    }
+
+    /// Ratings, of one pool or every pool, of one bot or every bot, by pool then bot id.
+    pub async fn ratings(
+        &self,
+        pool: Option<&str>,
+        bot_id: Option<&str>,
+    ) -> Result<Vec<RatingRow>, StoreError> {
+        self.backend.ratings(pool, bot_id).await
+    }
+
+    /// Up to `limit` rating changes numbered after `after` (of one bot, or of every bot), in
+    /// the order they were written.
+    pub async fn rating_changes(
+        &self,
+        bot_id: Option<&str>,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<RatingChangeRow>, StoreError> {
+        self.backend.rating_changes(bot_id, after, limit).await
+    }
+
+    /// Puts a ticket in its pool; [`StoreError::Conflict`] when its bot waits there already.
+    pub async fn enter_ticket(&self, ticket: TicketRow) -> Result<(), StoreError> {
+        self.may_write()?;
+        self.backend.enter_ticket(ticket).await
+    }
+
+    /// Takes a waiting ticket out of its pool; `false` when it was not waiting.
+    pub async fn leave_ticket(&self, ticket_id: &str) -> Result<bool, StoreError> {
+        self.may_write()?;
+        self.backend.leave_ticket(ticket_id).await
+    }
+
+    /// Tickets (of one bot, or every bot; waiting ones only, or all), by pool, then entry.
+    pub async fn tickets(
+        &self,
+        bot_id: Option<&str>,
+        waiting_only: bool,
+    ) -> Result<Vec<TicketRow>, StoreError> {
+        self.backend.tickets(bot_id, waiting_only).await
+    }
+
+    /// Pairs two waiting tickets in one transaction: both still wait, both bots' caps admit
+    /// one more match, then the match is assigned and the tickets are paired with it. Nothing
+    /// is written otherwise.
+    pub async fn pair_tickets(
+        &self,
+        tickets: [String; 2],
+        assigned: AssignedMatchRow,
+        caps: Vec<BotCaps>,
+    ) -> Result<Paired, StoreError> {
+        self.may_write()?;
+        self.backend.pair_tickets(tickets, assigned, caps).await
     }
 
     /// Commits everything queued, then closes the database; later writes fail with

@@ -19,6 +19,8 @@
 
 mod accounts;
 mod league;
+mod matchmaking;
+mod ratings;
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -143,6 +145,8 @@ const MIGRATIONS: &[Migration] = &[
     Migration::SummariesInOwnFormat,
     Migration::Sql(accounts::ACCOUNTS),
     Migration::Sql(league::LEAGUE),
+    Migration::Sql(matchmaking::MATCHMAKING),
+    Migration::Sql(ratings::RATINGS),
 ];
 
 /// The most match tails the writer remembers; past that it forgets them all and reads each

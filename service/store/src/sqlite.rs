@@ -15,6 +15,8 @@
 
 mod accounts;
 mod league;
+mod matchmaking;
+mod ratings;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -139,6 +141,8 @@ const MIGRATIONS: &[Migration] = &[
     Migration::SummariesInOwnFormat,
     Migration::Sql(accounts::ACCOUNTS),
     Migration::Sql(league::LEAGUE),
+    Migration::Sql(matchmaking::MATCHMAKING),
+    Migration::Sql(ratings::RATINGS),
 ];
 
 /// How often, at most, the writer folds the write-ahead log into the database file.

@@ -2,15 +2,20 @@
 //!
 //! `random-bot --both` creates a match and plays both seats, printing every action and the
 //! result; `--create` plays one seat of a new match and prints its id so a second bot can
-//! `--join` it.
+//! `--join` it; `--league N` runs as a league bot with its API key: it waits in the queue's
+//! pool for `--variant` (rated unless `--casual`), accepts every challenge it is sent, and plays
+//! whatever it is assigned until N of its matches have ended.
 
 use std::process::ExitCode;
 
 use clap::Parser;
 use pitchmate_client::pb::match_event::Kind;
 use pitchmate_client::pb::stream_match_events_response::Item;
+use std::sync::Arc;
+
 use pitchmate_client::{
-    Client, ClientError, EventStream, NewMatch, RandomChoice, SeatHandle, pb, play,
+    BotMaker, Client, ClientError, EventStream, LeagueOptions, NewMatch, RandomChoice, SeatHandle,
+    pb, play, run_league,
 };
 
 #[derive(Debug, Parser)]
@@ -30,8 +35,14 @@ struct Args {
     #[arg(long, conflicts_with_all = ["create", "join"])]
     both: bool,
     /// Create a match, print its id, and play one seat of it.
-    #[arg(long, conflicts_with = "join")]
+    #[arg(long, conflicts_with_all = ["join", "league"])]
     create: bool,
+    /// Run as a league bot (needs --api-key) until this many of its matches have ended.
+    #[arg(long, value_name = "N", conflicts_with_all = ["both", "join"], requires = "api_key")]
+    league: Option<usize>,
+    /// With --league: wait in the casual pool instead of the rated one.
+    #[arg(long, requires = "league")]
+    casual: bool,
     /// Join this match and play one seat of it.
     #[arg(long, value_name = "MATCH")]
     join: Option<String>,
@@ -85,12 +96,15 @@ async fn main() -> ExitCode {
 }
 
 async fn run(args: Args) -> Result<(), String> {
-    if !args.both && !args.create && args.join.is_none() {
-        return Err("say --both, --create or --join MATCH (see --help)".into());
+    if !args.both && !args.create && args.join.is_none() && args.league.is_none() {
+        return Err("say --both, --create, --join MATCH or --league N (see --help)".into());
     }
     let client = Client::connect(&args.server)
         .await
         .map_err(|e| e.to_string())?;
+    if let (Some(matches), Some(key)) = (args.league, &args.api_key) {
+        return league(&client, key, matches, &args).await;
+    }
     let match_id = match &args.join {
         Some(id) => id.clone(),
         None => {
@@ -152,6 +166,50 @@ async fn run(args: Args) -> Result<(), String> {
         let _ = printer.await;
     }
     println!("{}", describe_result(&result));
+    Ok(())
+}
+
+/// Plays in the league until `matches` of the bot's matches have ended, printing each.
+async fn league(client: &Client, key: &str, matches: usize, args: &Args) -> Result<(), String> {
+    let terms = pb::MatchTerms {
+        variant_id: args.variant.clone(),
+        rated: !args.casual,
+        ..Default::default()
+    };
+    let seed = args.seed;
+    let counter = std::sync::atomic::AtomicU64::new(0);
+    let options = LeagueOptions {
+        queue: vec![terms],
+        accept: Some(Arc::new(|_: &pb::Challenge| true)),
+        stop_after: Some(matches),
+        ..LeagueOptions::default()
+    };
+    let make_bot: BotMaker = Arc::new(move |assigned: &pb::InboxMatchAssigned| {
+        let n = counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        println!(
+            "assigned match {} ({}, seat {}) against {}",
+            assigned.match_id, assigned.variant_id, assigned.seat, assigned.opponent_name
+        );
+        Box::new(RandomChoice::seeded(seed.wrapping_add(n)))
+    });
+    let report = run_league(client, key, make_bot, options)
+        .await
+        .map_err(|e| e.to_string())?;
+    for finished in &report.finished {
+        let outcome = pb::MatchOutcome::try_from(finished.outcome).map_or("?", |o| {
+            o.as_str_name().trim_start_matches("MATCH_OUTCOME_")
+        });
+        let rating = finished
+            .rating_change
+            .as_ref()
+            .and_then(|c| Some((c.before.as_ref()?.rating, c.after.as_ref()?.rating)))
+            .map(|(before, after)| format!(", rating {before:.0} -> {after:.0}"))
+            .unwrap_or_default();
+        println!("match {} {outcome}{rating}", finished.match_id);
+    }
+    for (match_id, error) in &report.failed {
+        eprintln!("match {match_id} was not played to its end: {error}");
+    }
     Ok(())
 }
 

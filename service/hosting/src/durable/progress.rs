@@ -118,6 +118,7 @@ fn end_reason(reason: i32) -> Result<EndReason, String> {
         Ok(pb::ResultReason::Aborted) => EndReason::Aborted,
         Ok(pb::ResultReason::Abandoned) => EndReason::Abandoned,
         Ok(pb::ResultReason::Expired) => EndReason::Expired,
+        Ok(pb::ResultReason::NoShow) => EndReason::NoShow,
         _ => return Err(format!("result reason {reason} names none")),
     })
 }

@@ -15,7 +15,7 @@ use prost::Message;
 use super::{Undecodable, undecodable};
 use crate::chance::{MatchChance, SeedSource};
 use crate::clock::{Hosting, TimeControl, TimeoutPolicy};
-use crate::setup::MatchSetup;
+use crate::setup::{MatchSetup, Reservation};
 
 #[derive(Clone, PartialEq, prost::Message)]
 struct StoredSetup {
@@ -49,6 +49,11 @@ struct StoredSetup {
     salt: Vec<u8>,
     #[prost(int32, tag = "102")]
     seed_source: i32,
+    /// A league's match: per seat, the account that may take it; empty for an open match.
+    #[prost(string, repeated, tag = "103")]
+    reserved_accounts: Vec<String>,
+    #[prost(message, optional, tag = "104")]
+    show_up_by: Option<prost_types::Timestamp>,
 }
 
 /// The numbers `seed_source` stores.
@@ -188,6 +193,12 @@ pub fn setup_to_bytes(setup: &MatchSetup) -> Vec<u8> {
             SeedSource::Client => SEED_FROM_CLIENT,
             SeedSource::Unrecorded => 0,
         },
+        reserved_accounts: setup
+            .reservation
+            .as_ref()
+            .map(|r| r.accounts.clone())
+            .unwrap_or_default(),
+        show_up_by: setup.reservation.as_ref().map(|r| r.show_up_by.into()),
     }
     .encode_to_vec()
 }
@@ -265,7 +276,16 @@ pub fn setup_from_bytes(bytes: &[u8]) -> Result<MatchSetup, Undecodable> {
             },
         }
     };
+    let reservation = match stored.show_up_by {
+        None => None,
+        Some(at) => Some(Reservation {
+            accounts: stored.reserved_accounts,
+            show_up_by: SystemTime::try_from(at)
+                .map_err(|_| undecodable("setup", "a show-up deadline out of range"))?,
+        }),
+    };
     Ok(MatchSetup {
+        reservation,
         match_id: stored.match_id,
         variant_id: stored.variant_id,
         rules_version: stored.rules_version,
@@ -310,6 +330,10 @@ mod tests {
                 timeout_policy: crate::clock::TimeoutPolicy::PlayDefault { forfeit_after: 3 },
                 abandon_after: Duration::from_secs(30),
             },
+            reservation: Some(Reservation {
+                accounts: vec!["a".into(), "b".into()],
+                show_up_by: time + Duration::from_secs(60),
+            }),
         };
         let bytes = setup_to_bytes(&setup);
         assert_eq!(setup_from_bytes(&bytes).unwrap(), setup);
@@ -329,6 +353,8 @@ mod tests {
         assert_eq!(
             MatchSetup {
                 chance: setup.chance,
+                // Older setups had no reservations.
+                reservation: setup.reservation.clone(),
                 ..read
             },
             setup
@@ -346,6 +372,7 @@ mod tests {
             start_position: None,
             create_time: SystemTime::now(),
             hosting: Hosting::default(),
+            reservation: None,
         };
         let stored = setup_to_bytes(&setup);
         let as_header = pb::ReplayHeader::decode(stored.as_slice()).unwrap();

@@ -8,14 +8,17 @@ use tokio::sync::watch;
 use tokio_stream::StreamExt;
 use tonic::{Request, Response, Status};
 
+use super::challenges::challenge_to_proto;
 use super::credentials::Credentials;
 use super::lifecycle::result_to_proto;
+use super::ratings::rating_change_to_proto;
 use super::{EdgeStream, edge};
 use crate::error::{ServiceError, to_status};
 use crate::hosting::durable::from_nanos;
 use crate::store::Store;
 use pitchmate_leagues::InboxItem;
 use pitchmate_leagues::inbox::{self, Delivered, FinishedMatch, InboxBus, InboxEvent, Outcome};
+use pitchmate_leagues::rating::RatingConfig;
 
 pub struct InboxApi {
     credentials: Arc<Credentials>,
@@ -115,7 +118,7 @@ impl pb::inbox_service_server::InboxService for InboxApi {
 fn event_to_proto(event: InboxEvent) -> pb::WatchInboxResponse {
     use pb::watch_inbox_response::Kind;
     let kind = match event {
-        InboxEvent::Item(delivered) => Kind::Item(item_to_proto(delivered)),
+        InboxEvent::Item(delivered) => Kind::Item(item_to_proto(*delivered)),
         InboxEvent::Quiet { seq } => Kind::Heartbeat(pb::InboxHeartbeat { seq }),
     };
     pb::WatchInboxResponse { kind: Some(kind) }
@@ -125,6 +128,22 @@ fn item_to_proto(delivered: Delivered) -> pb::InboxItem {
     use pb::inbox_item::Kind;
     let kind = match delivered.item {
         InboxItem::MatchFinished(finished) => Kind::MatchFinished(finished_to_proto(finished)),
+        InboxItem::ChallengeReceived(challenge) => {
+            Kind::ChallengeReceived(challenge_to_proto(&challenge))
+        }
+        InboxItem::ChallengeResolved(challenge) => {
+            Kind::ChallengeResolved(challenge_to_proto(&challenge))
+        }
+        InboxItem::MatchAssigned(assigned) => Kind::MatchAssigned(pb::InboxMatchAssigned {
+            match_id: assigned.match_id,
+            variant_id: assigned.variant_id,
+            seat: assigned.seat,
+            opponent_id: assigned.opponent_id,
+            opponent_name: assigned.opponent_name,
+            rated: assigned.rated,
+            pool: assigned.pool,
+            show_up_by: Some(from_nanos(assigned.show_up_by_nanos).into()),
+        }),
     };
     pb::InboxItem {
         seq: delivered.seq,
@@ -149,6 +168,10 @@ fn finished_to_proto(finished: FinishedMatch) -> pb::InboxMatchFinished {
             finished.reason,
             finished.detail,
         )),
+        rating_change: finished
+            .rating
+            .as_deref()
+            .map(|change| rating_change_to_proto(change, &RatingConfig::default())),
         match_id: finished.match_id,
         variant_id: finished.variant_id,
         seat: finished.seat,

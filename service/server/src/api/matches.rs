@@ -399,6 +399,7 @@ impl pb::match_service_server::MatchService for MatchApi {
                     start_position: request.start_position,
                     hosting,
                     creator: Some(client),
+                    ..NewMatch::default()
                 })
                 .await?;
             tracing::Span::current().record("match_id", created.setup.match_id.as_str());

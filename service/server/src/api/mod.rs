@@ -2,6 +2,7 @@
 //! shape the reply. Every RPC runs in an `rpc` span naming the method and match.
 
 mod bots;
+mod challenges;
 mod credentials;
 mod hosting_options;
 mod inbox;
@@ -9,7 +10,9 @@ mod lifecycle;
 mod matches;
 mod message_size;
 mod paging;
+mod queue;
 mod rate_limit;
+mod ratings;
 mod replay;
 mod server;
 pub mod stream;
@@ -17,11 +20,14 @@ mod summary;
 mod variants;
 
 pub use bots::BotApi;
+pub use challenges::ChallengeApi;
 pub use credentials::Credentials;
 pub use inbox::InboxApi;
 pub use matches::MatchApi;
 pub use message_size::MessageSize;
+pub use queue::QueueApi;
 pub use rate_limit::{ActionRateLimiter, RateLimiter};
+pub use ratings::RatingApi;
 pub use server::ServerApi;
 pub use variants::VariantApi;
 

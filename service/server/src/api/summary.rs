@@ -113,6 +113,7 @@ mod tests {
             start_position: None,
             create_time: SystemTime::now(),
             hosting: Hosting::default(),
+            reservation: None,
         };
         let hidden = replay_header(&setup, false).chance.unwrap();
         assert!(hidden.seed.is_empty() && hidden.salt.is_empty() && !hidden.commitment.is_empty());

@@ -18,6 +18,7 @@ use crate::StoreError;
 use crate::league::{
     BotSeatRow, FollowerStep, InboxRow, NewInboxItem, bounds, column, items_per_bot, numbered,
 };
+use crate::matchmaking::AssignedState;
 
 /// Schema 8. `bot_seats_live` holds only the live seats, so counting them reads about as many
 /// rows as there are, however many ended seats pile up; `bot_seats_by_bot` serves a bot's
@@ -102,7 +103,16 @@ impl PostgresStore {
                         &[&step.matches_over],
                     )
                     .await?;
+                transaction
+                    .execute(
+                        "UPDATE assigned_matches SET state = $2 \
+                         WHERE match_id = ANY($1) AND state < $2",
+                        &[&step.matches_over, &AssignedState::Over.code()],
+                    )
+                    .await?;
             }
+            super::ratings::write_ratings(&transaction, &step.ratings, &step.rating_changes)
+                .await?;
             let rows = append(&transaction, step.inbox).await?;
             transaction.commit().await?;
             Ok(rows)
@@ -240,7 +250,7 @@ impl PostgresStore {
 /// Appends `items` to their bots' inboxes: each bot's head moves past its items, which take
 /// the seqs it moved over. The heads move in one statement, row by row in the order of the
 /// arrays, which [`items_per_bot`] sorted.
-async fn append(
+pub(super) async fn append(
     transaction: &Transaction<'_>,
     items: Vec<NewInboxItem>,
 ) -> Result<Vec<InboxRow>, StoreError> {

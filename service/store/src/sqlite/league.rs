@@ -9,6 +9,7 @@ use crate::StoreError;
 use crate::league::{
     BotSeatRow, FollowerStep, InboxRow, NewInboxItem, bounds, column, items_per_bot, numbered,
 };
+use crate::matchmaking::AssignedState;
 
 /// Schema 8. `bot_seats_live` holds only the live seats, so counting them reads about as many
 /// rows as there are, however many ended seats pile up; `bot_seats_by_bot` serves a bot's
@@ -83,7 +84,13 @@ impl SqliteStore {
                 transaction
                     .prepare_cached("UPDATE bot_seats SET live = 0 WHERE match_id = ?1 AND live")?
                     .execute([match_id])?;
+                transaction
+                    .prepare_cached(
+                        "UPDATE assigned_matches SET state = ?2 WHERE match_id = ?1 AND state < ?2",
+                    )?
+                    .execute(params![match_id, AssignedState::Over.code()])?;
             }
+            super::ratings::write_ratings(transaction, &step.ratings, &step.rating_changes)?;
             append(transaction, step.inbox)
         })
         .await
@@ -192,7 +199,7 @@ impl SqliteStore {
 
 /// Appends `items` to their bots' inboxes: each bot's head moves past its items, which take
 /// the seqs it moved over.
-fn append(
+pub(super) fn append(
     transaction: &Transaction<'_>,
     items: Vec<NewInboxItem>,
 ) -> Result<Vec<InboxRow>, StoreError> {

@@ -417,7 +417,7 @@ async fn racing_appends(first: Store, second: Store) {
 
 /// Runs `scenario` with the URL of a schema of its own, dropped afterwards even when the
 /// scenario fails; skipped (see `TestSchema`) without a server.
-async fn on_postgres<F, Fut>(scenario: F)
+pub(super) async fn on_postgres<F, Fut>(scenario: F)
 where
     F: FnOnce(String) -> Fut,
     Fut: Future<Output = ()> + Send + 'static,
@@ -432,7 +432,7 @@ where
     }
 }
 
-async fn two_stores(url: &str, dir: &Path) -> (Store, Store) {
+pub(super) async fn two_stores(url: &str, dir: &Path) -> (Store, Store) {
     let first = Store::open(url, dir).await.unwrap();
     let second = Store::open(url, dir).await.unwrap();
     (first, second)
