@@ -119,11 +119,16 @@ impl League {
                 .options
                 .stop_after
                 .is_some_and(|n| self.report.finished.len() >= n)
-            || self.options.until.as_ref().is_some_and(|until| *until.borrow())
+            || self
+                .options
+                .until
+                .as_ref()
+                .is_some_and(|until| *until.borrow())
     }
 
     /// Once stopping: leaves the queue (once) and says whether every match assigned to the bot
-    /// has ended, counting those the server has assigned but not yet announced.
+    /// has ended, counting those the server has assigned but not yet announced, and the inbox
+    /// has been read to its end.
     async fn stopped(&mut self) -> Result<bool, ClientError> {
         if !self.should_stop() {
             return Ok(false);
@@ -136,8 +141,19 @@ impl League {
             return Ok(false);
         }
         let request = authorized(pb::GetQuotaRequest::default(), &self.api_key)?;
-        let quota = self.client.challenges().get_quota(request).await?.into_inner();
-        Ok(quota.live == 0)
+        let quota = self
+            .client
+            .challenges()
+            .get_quota(request)
+            .await?
+            .into_inner();
+        if quota.live > 0 {
+            return Ok(false);
+        }
+        // The last match's end is written with its items, which may still be on their way.
+        let request = authorized(pb::GetInboxRequest {}, &self.api_key)?;
+        let inbox = self.client.inboxes().get_inbox(request).await?.into_inner();
+        Ok(inbox.newest_seq <= self.last_seq)
     }
 
     /// One connection's worth of the inbox; `Ok` once enough matches have ended.
@@ -211,7 +227,7 @@ impl League {
                     self.enter_queue().await?;
                 }
             }
-            Item::ChallengeResolved(_) => {}
+            Item::ChallengeResolved(_) | Item::QuotaChanged(_) => {}
         }
         Ok(())
     }

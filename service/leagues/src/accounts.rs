@@ -11,6 +11,7 @@ use pitchmate_store::{Store, StoreError};
 
 use crate::bot::{self, Bot, BotChange};
 use crate::error::LeagueError;
+use crate::inbox::{InboxBus, InboxItem, QuotaChange};
 use crate::key::{self, ApiKey, IssuedKey};
 use crate::scope::{Scope, Scopes};
 
@@ -87,6 +88,8 @@ pub struct Accounts {
     known_variants: Vec<String>,
     /// Every key this server made or was shown, by id.
     keys: RwLock<HashMap<String, ApiKey>>,
+    /// Where inbox items written here are announced.
+    bus: InboxBus,
 }
 
 impl Accounts {
@@ -102,7 +105,15 @@ impl Accounts {
             defaults,
             known_variants,
             keys: RwLock::new(keys),
+            bus: InboxBus::default(),
         })
+    }
+
+    /// Announces the inbox items written here (a bot's caps changed) on `bus`, which the
+    /// server's inbox readers follow.
+    pub fn announcing_on(mut self, bus: InboxBus) -> Self {
+        self.bus = bus;
+        self
     }
 
     /// The holder of the presented key, if it is valid and not revoked.
@@ -211,9 +222,24 @@ impl Accounts {
             .bot(bot_id)
             .await?
             .changed(change, &self.known_variants)?;
-        match self.store.update_bot(bot.to_row()).await {
-            Ok(true) => Ok(bot),
-            Ok(false) => Err(LeagueError::BotNotFound(bot_id.to_owned())),
+        let before = self.bot(bot_id).await?;
+        // A bot hears when its caps change: what the league will assign it changes with them.
+        let told =
+            if (before.max_concurrent, before.daily_cap) != (bot.max_concurrent, bot.daily_cap) {
+                let item = InboxItem::QuotaChanged(QuotaChange {
+                    max_concurrent: bot.max_concurrent,
+                    daily_cap: bot.daily_cap,
+                });
+                vec![item.to_new(bot_id, SystemTime::now())]
+            } else {
+                Vec::new()
+            };
+        match self.store.update_bot(bot.to_row(), told).await {
+            Ok(Some(rows)) => {
+                self.bus.publish(rows);
+                Ok(bot)
+            }
+            Ok(None) => Err(LeagueError::BotNotFound(bot_id.to_owned())),
             Err(StoreError::Conflict(_)) => Err(LeagueError::BotNameTaken(bot.name)),
             Err(error) => Err(error.into()),
         }

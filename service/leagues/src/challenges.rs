@@ -26,6 +26,8 @@ use crate::error::LeagueError;
 use crate::inbox::{InboxBus, InboxItem};
 use crate::nanos;
 use crate::policy::Policy;
+use crate::rated;
+use crate::rating::RatingConfig;
 use crate::scope::Scope;
 use crate::terms::{SeatChoice, Terms};
 
@@ -49,6 +51,8 @@ pub enum DeclineReason {
     RatedOnly,
     /// Only casual matches.
     CasualOnly,
+    /// Not against a bot of this rating.
+    Rating,
 }
 
 impl DeclineReason {
@@ -60,6 +64,7 @@ impl DeclineReason {
             Self::TimeControl => 4,
             Self::RatedOnly => 5,
             Self::CasualOnly => 6,
+            Self::Rating => 7,
         }
     }
 
@@ -71,6 +76,7 @@ impl DeclineReason {
             4 => Self::TimeControl,
             5 => Self::RatedOnly,
             6 => Self::CasualOnly,
+            7 => Self::Rating,
             _ => return None,
         })
     }
@@ -203,6 +209,7 @@ pub struct Challenges {
     bus: InboxBus,
     /// Woken when a match is assigned, so it is created at once.
     assigned: Arc<Notify>,
+    ratings: RatingConfig,
 }
 
 impl Challenges {
@@ -212,6 +219,7 @@ impl Challenges {
         registry: Arc<MatchRegistry>,
         bus: InboxBus,
         assigned: Arc<Notify>,
+        ratings: RatingConfig,
     ) -> Self {
         Self {
             store,
@@ -219,6 +227,7 @@ impl Challenges {
             registry,
             bus,
             assigned,
+            ratings,
         }
     }
 
@@ -291,10 +300,24 @@ impl Challenges {
         let (Some(target), Some(policy)) = (challenge.target_id.clone(), policy) else {
             return Ok(challenge);
         };
-        match policy.verdict(&challenge.terms) {
+        let rating = self.rating_for(&challenge).await?;
+        match policy.verdict(&challenge.terms, rating) {
             Ok(()) => self.accept_as(&challenge, &target).await,
             Err(reason) => self.decline_as(&challenge, &target, reason).await,
         }
+    }
+
+    /// The challenger's rating as a policy judges it: in the challenge's rated pool (whether
+    /// or not this challenge is rated), as of now.
+    async fn rating_for(&self, challenge: &Challenge) -> Result<f64, LeagueError> {
+        let pool = Terms {
+            rated: true,
+            ..challenge.terms.clone()
+        }
+        .pool();
+        let rating =
+            rated::current(&self.store, &self.ratings, &pool, &challenge.challenger_id).await?;
+        Ok(rating.aged(nanos(SystemTime::now()), &self.ratings).rating)
     }
 
     /// The terms and opponent of a rematch of `match_id`, which `bot_id` played in.

@@ -6,7 +6,9 @@
 
 use std::time::{Duration, SystemTime};
 
-use futures_util::StreamExt;
+use std::collections::HashMap;
+
+use futures_util::{FutureExt, StreamExt};
 use tokio::sync::watch;
 
 use pitchmate_hosting::feed::{FeedFilter, FeedItem, follow};
@@ -16,7 +18,7 @@ use pitchmate_store::{AssignedMatchRow, BotSeatRow, FollowerStep, Store};
 use crate::inbox::{FinishedMatch, InboxBus, InboxItem};
 use crate::nanos;
 use crate::rated::{self, Rated, RatingChange};
-use crate::rating::RatingConfig;
+use crate::rating::{Rating, RatingConfig};
 
 /// The follower's name for its cursor.
 pub const FOLLOWER: &str = "leagues";
@@ -93,23 +95,33 @@ async fn follow_once(
         stopping,
     );
     let mut feed = std::pin::pin!(feed);
-    while let Some(item) = feed.next().await {
-        let step = match item.map_err(|e| e.to_string())? {
-            FeedItem::Entry(entry) => match learn(store, ratings, &entry).await? {
-                Some(step) => step,
-                None if entry.position >= written + NOTE_EVERY => FollowerStep {
-                    follower: FOLLOWER.to_owned(),
-                    position: entry.position,
-                    ..FollowerStep::default()
-                },
-                None => continue,
-            },
-            FeedItem::Quiet { position } if position > written => FollowerStep {
-                follower: FOLLOWER.to_owned(),
-                position,
-                ..FollowerStep::default()
-            },
-            FeedItem::Quiet { .. } => continue,
+    let mut ended = false;
+    while !ended {
+        let Some(first) = feed.next().await else {
+            break;
+        };
+        // What is ready now goes in one transaction: under a burst of ended matches, one
+        // commit instead of one per match.
+        let mut batch = Batch::after(written);
+        batch
+            .add(store, ratings, first.map_err(|e| e.to_string())?)
+            .await?;
+        while batch.entries < BATCH {
+            match feed.next().now_or_never() {
+                Some(Some(item)) => {
+                    batch
+                        .add(store, ratings, item.map_err(|e| e.to_string())?)
+                        .await?;
+                }
+                Some(None) => {
+                    ended = true;
+                    break;
+                }
+                None => break,
+            }
+        }
+        let Some(step) = batch.into_step() else {
+            continue;
         };
         let position = step.position;
         let rows = store
@@ -122,12 +134,82 @@ async fn follow_once(
     Ok(())
 }
 
+/// Entries learnt from at most at a time, then written in one transaction.
+const BATCH: usize = 256;
+
+/// The steps of entries read together, merged into one, and the ratings they moved (which the
+/// store has not yet: a later entry of the batch rates from them).
+struct Batch {
+    step: FollowerStep,
+    /// The cursor as written before the batch.
+    written: u64,
+    /// Whether any entry taught something to write besides the cursor.
+    learnt: bool,
+    /// Whether the feed said it was quiet: then the cursor is worth writing alone.
+    quiet: bool,
+    entries: usize,
+    moved: HashMap<(String, String), Rating>,
+}
+
+impl Batch {
+    fn after(written: u64) -> Self {
+        Self {
+            step: FollowerStep {
+                follower: FOLLOWER.to_owned(),
+                position: written,
+                ..FollowerStep::default()
+            },
+            written,
+            learnt: false,
+            quiet: false,
+            entries: 0,
+            moved: HashMap::new(),
+        }
+    }
+
+    async fn add(
+        &mut self,
+        store: &Store,
+        ratings: &RatingConfig,
+        item: FeedItem,
+    ) -> Result<(), String> {
+        self.entries += 1;
+        match item {
+            FeedItem::Entry(entry) => {
+                if let Some(step) = learn(store, ratings, &entry, &mut self.moved).await? {
+                    self.learnt = true;
+                    self.step.seats_taken.extend(step.seats_taken);
+                    self.step.matches_over.extend(step.matches_over);
+                    self.step.inbox.extend(step.inbox);
+                    self.step.ratings.extend(step.ratings);
+                    self.step.rating_changes.extend(step.rating_changes);
+                }
+                self.step.position = self.step.position.max(entry.position);
+            }
+            FeedItem::Quiet { position } => {
+                self.quiet = true;
+                self.step.position = self.step.position.max(position);
+            }
+        }
+        Ok(())
+    }
+
+    /// The step to write: what was learnt with the cursor; the cursor alone when the feed was
+    /// quiet or after [`NOTE_EVERY`] entries that concerned no bot; else nothing.
+    fn into_step(self) -> Option<FollowerStep> {
+        let moved = self.step.position > self.written;
+        let note = self.learnt || self.quiet || self.step.position >= self.written + NOTE_EVERY;
+        (moved && note).then_some(self.step)
+    }
+}
+
 /// What an entry teaches the leagues, reading what it needs from the store: for an ended
 /// match, whether a league assigned it, and the bots' ratings when it is rated.
 async fn learn(
     store: &Store,
     ratings: &RatingConfig,
     entry: &LifecycleEntry,
+    moved: &mut HashMap<(String, String), Rating>,
 ) -> Result<Option<FollowerStep>, String> {
     let LifecycleKind::Ended { ending, seats } = &entry.kind else {
         return Ok(step_for(entry, None, None));
@@ -137,11 +219,17 @@ async fn learn(
         .await
         .map_err(|e| e.to_string())?;
     let rated = match (&assigned, seats.first()) {
-        (Some(assigned), Some(first)) => {
-            rated::rate(store, ratings, assigned, ending, &first.seat, entry.time)
-                .await
-                .map_err(|e| e.to_string())?
-        }
+        (Some(assigned), Some(first)) => rated::rate(
+            store,
+            ratings,
+            assigned,
+            ending,
+            &first.seat,
+            entry.time,
+            moved,
+        )
+        .await
+        .map_err(|e| e.to_string())?,
         _ => None,
     };
     Ok(step_for(entry, assigned.as_ref(), rated))

@@ -37,6 +37,8 @@ pub enum InboxItem {
     ChallengeResolved(Box<crate::challenges::Challenge>),
     /// A league made a match for the bot: it takes its seat with its key by the deadline.
     MatchAssigned(Assignment),
+    /// An operator changed the bot's caps.
+    QuotaChanged(QuotaChange),
 }
 
 impl InboxItem {
@@ -47,6 +49,7 @@ impl InboxItem {
             InboxItem::ChallengeReceived(_) => 2,
             InboxItem::ChallengeResolved(_) => 3,
             InboxItem::MatchAssigned(_) => 4,
+            InboxItem::QuotaChanged(_) => 5,
         }
     }
 
@@ -58,6 +61,13 @@ impl InboxItem {
             time_nanos: nanos(at),
         }
     }
+}
+
+/// A bot's caps as they now stand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuotaChange {
+    pub max_concurrent: u32,
+    pub daily_cap: u32,
 }
 
 /// A match a league assigned to the bot.

@@ -17,18 +17,25 @@ pub enum RatedChoice {
     CasualOnly,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Policy {
     /// Empty: every variant.
     pub variants: Vec<String>,
     pub rated: RatedChoice,
     /// Empty: every speed.
     pub speeds: Vec<SpeedClass>,
+    /// The challenger's rating in the challenge's rated pool (as of now; 1500 for a bot not yet
+    /// rated there) must lie within these bounds, where given.
+    #[serde(default)]
+    pub min_rating: Option<f64>,
+    #[serde(default)]
+    pub max_rating: Option<f64>,
 }
 
 impl Policy {
-    /// Whether the policy accepts a challenge on these terms; if not, why it declines.
-    pub fn verdict(&self, terms: &Terms) -> Result<(), DeclineReason> {
+    /// Whether the policy accepts a challenge on these terms from a challenger of this rating;
+    /// if not, why it declines.
+    pub fn verdict(&self, terms: &Terms, challenger_rating: f64) -> Result<(), DeclineReason> {
         if !self.variants.is_empty() && !self.variants.contains(&terms.variant_id) {
             return Err(DeclineReason::Variant);
         }
@@ -39,6 +46,11 @@ impl Policy {
         }
         if !self.speeds.is_empty() && !self.speeds.contains(&terms.speed()) {
             return Err(DeclineReason::TimeControl);
+        }
+        let below = self.min_rating.is_some_and(|min| challenger_rating < min);
+        let above = self.max_rating.is_some_and(|max| challenger_rating > max);
+        if below || above {
+            return Err(DeclineReason::Rating);
         }
         Ok(())
     }
@@ -77,18 +89,22 @@ mod tests {
             variants: vec!["kings-goal".into()],
             rated: RatedChoice::RatedOnly,
             speeds: vec![SpeedClass::Blitz],
+            ..Policy::default()
         };
-        assert_eq!(policy.verdict(&terms("kings-goal", true, 5_000)), Ok(()));
+        let verdict = |policy: &Policy, variant, rated, ms| {
+            policy.verdict(&terms(variant, rated, ms), 1500.0)
+        };
+        assert_eq!(verdict(&policy, "kings-goal", true, 5_000), Ok(()));
         assert_eq!(
-            policy.verdict(&terms("gridiron", true, 5_000)),
+            verdict(&policy, "gridiron", true, 5_000),
             Err(DeclineReason::Variant)
         );
         assert_eq!(
-            policy.verdict(&terms("kings-goal", false, 5_000)),
+            verdict(&policy, "kings-goal", false, 5_000),
             Err(DeclineReason::RatedOnly)
         );
         assert_eq!(
-            policy.verdict(&terms("kings-goal", true, 500)),
+            verdict(&policy, "kings-goal", true, 500),
             Err(DeclineReason::TimeControl)
         );
         let casual = Policy {
@@ -96,13 +112,25 @@ mod tests {
             ..Policy::default()
         };
         assert_eq!(
-            casual.verdict(&terms("gridiron", true, 500)),
+            verdict(&casual, "gridiron", true, 500),
             Err(DeclineReason::CasualOnly)
         );
-        assert_eq!(
-            Policy::default().verdict(&terms("gridiron", true, 1)),
-            Ok(())
-        );
+        assert_eq!(verdict(&Policy::default(), "gridiron", true, 1), Ok(()));
         assert_eq!(Policy::from_bytes(&policy.to_bytes()).unwrap(), policy);
+    }
+
+    #[test]
+    fn a_rating_range_bounds_the_challenger() {
+        let range = Policy {
+            min_rating: Some(1400.0),
+            max_rating: Some(1600.0),
+            ..Policy::default()
+        };
+        let at = |rating| range.verdict(&terms("gridiron", true, 1), rating);
+        assert_eq!(at(1400.0), Ok(()));
+        assert_eq!(at(1600.0), Ok(()));
+        assert_eq!(at(1399.9), Err(DeclineReason::Rating));
+        assert_eq!(at(1600.1), Err(DeclineReason::Rating));
+        assert_eq!(Policy::from_bytes(&range.to_bytes()).unwrap(), range);
     }
 }

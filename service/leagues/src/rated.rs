@@ -9,7 +9,7 @@
 //! rating read back is the rating computed, and recomputing from the changes gives bit-identical
 //! values.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
@@ -161,6 +161,9 @@ pub(crate) async fn current(
 }
 
 /// Rates an ended match the league assigned, if it is rated and was played to a result.
+///
+/// `moved` holds ratings computed but not yet stored (a batch of results written together):
+/// they are read before the store's, and this result's new ratings join them.
 pub async fn rate(
     store: &Store,
     config: &RatingConfig,
@@ -168,6 +171,7 @@ pub async fn rate(
     ending: &Ending,
     first_seat: &str,
     at: SystemTime,
+    moved: &mut HashMap<(String, String), Rating>,
 ) -> Result<Option<Rated>, LeagueError> {
     if assigned.pool.is_empty() {
         return Ok(None);
@@ -177,10 +181,13 @@ pub async fn rate(
     };
     let pool = &assigned.pool;
     let [first, second] = &assigned.bots;
-    let before = [
-        current(store, config, pool, first).await?,
-        current(store, config, pool, second).await?,
-    ];
+    let mut before = [Rating::initial(config); 2];
+    for (seat, bot) in [first, second].into_iter().enumerate() {
+        before[seat] = match moved.get(&(pool.clone(), bot.clone())) {
+            Some(rating) => *rating,
+            None => current(store, config, pool, bot).await?,
+        };
+    }
     let at = nanos(at);
     let (a, b) = rate_game(&before[0], &before[1], outcome, at, config);
     let after = [a, b];
@@ -202,6 +209,9 @@ pub async fn rate(
         at,
     };
     let by_seat = [change(0), change(1)];
+    for (bot, rating) in assigned.bots.iter().zip(after) {
+        moved.insert((pool.clone(), bot.clone()), rating);
+    }
     Ok(Some(Rated {
         ratings: (0..2)
             .map(|seat| RatingRow {
@@ -380,4 +390,144 @@ pub async fn recompute_all(
         }
     }
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, UNIX_EPOCH};
+
+    use pitchmate_hosting::lifecycle::EndReason;
+    use pitchmate_store::scratch::scratch_store;
+    use pitchmate_store::{AssignedState, FollowerStep};
+
+    use super::*;
+
+    const POOL: &str = "kings-goal/untimed/rated";
+
+    fn assigned(match_id: &str, first: &str, second: &str) -> AssignedMatchRow {
+        AssignedMatchRow {
+            match_id: match_id.into(),
+            bots: [first.into(), second.into()],
+            pool: POOL.into(),
+            terms: Vec::new(),
+            assigned_nanos: 0,
+            state: AssignedState::Created,
+        }
+    }
+
+    fn won_by(seat: &str) -> Ending {
+        Ending {
+            finished: true,
+            winner: seat.into(),
+            scores: vec![1, 0],
+            reason: EndReason::Rules,
+            detail: String::new(),
+        }
+    }
+
+    /// Two results of one bot rated in one batch give what rating them one after the other,
+    /// each stored before the next, gives.
+    #[tokio::test]
+    async fn a_batch_rates_as_results_stored_one_by_one_do() {
+        let (store, dir) = scratch_store().await;
+        let config = RatingConfig::default();
+        let at = |s: u64| UNIX_EPOCH + Duration::from_secs(1_800_000_000 + s);
+        let (m1, m2) = (assigned("m1", "a", "b"), assigned("m2", "c", "a"));
+
+        let mut batch = HashMap::new();
+        let first = rate(
+            &store,
+            &config,
+            &m1,
+            &won_by("white"),
+            "white",
+            at(0),
+            &mut batch,
+        )
+        .await
+        .unwrap()
+        .unwrap();
+        let second = rate(
+            &store,
+            &config,
+            &m2,
+            &won_by("white"),
+            "white",
+            at(60),
+            &mut batch,
+        )
+        .await
+        .unwrap()
+        .unwrap();
+        assert_eq!(second.by_seat[1].before, first.by_seat[0].after);
+
+        let stored = rate(
+            &store,
+            &config,
+            &m1,
+            &won_by("white"),
+            "white",
+            at(0),
+            &mut HashMap::new(),
+        )
+        .await
+        .unwrap()
+        .unwrap();
+        store
+            .apply_follower_step(FollowerStep {
+                follower: "test".into(),
+                position: 1,
+                ratings: stored.ratings,
+                rating_changes: stored.changes,
+                ..FollowerStep::default()
+            })
+            .await
+            .unwrap();
+        let then = rate(
+            &store,
+            &config,
+            &m2,
+            &won_by("white"),
+            "white",
+            at(60),
+            &mut HashMap::new(),
+        )
+        .await
+        .unwrap()
+        .unwrap();
+        assert_eq!(then.changes, second.changes);
+        assert_eq!(then.ratings, second.ratings);
+
+        // An aborted or casual match is not rated.
+        let aborted = Ending {
+            finished: false,
+            ..won_by("")
+        };
+        let unrated = [
+            (m1.clone(), aborted),
+            (
+                AssignedMatchRow {
+                    pool: String::new(),
+                    ..m1
+                },
+                won_by("white"),
+            ),
+        ];
+        for (assigned, ending) in unrated {
+            let mut moved = HashMap::new();
+            let rated = rate(
+                &store,
+                &config,
+                &assigned,
+                &ending,
+                "white",
+                at(0),
+                &mut moved,
+            );
+            assert!(rated.await.unwrap().is_none());
+            assert!(moved.is_empty());
+        }
+        store.close().await.unwrap();
+        dir.remove();
+    }
 }

@@ -247,6 +247,7 @@ async fn serve_with(
         limits.open_matches_per_client,
     )
     .await?;
+    let inboxes = InboxBus::default();
     let accounts = Arc::new(
         Accounts::open(
             store.clone(),
@@ -260,7 +261,8 @@ async fn serve_with(
                 .map(|v| v.id.to_owned())
                 .collect(),
         )
-        .await?,
+        .await?
+        .announcing_on(inboxes.clone()),
     );
     let credentials = Arc::new(Credentials::new(
         Arc::clone(&accounts),
@@ -268,16 +270,16 @@ async fn serve_with(
         limits.auth_failure_burst,
     ));
     let (stopping_sender, stopping) = watch::channel(false);
-    let inboxes = InboxBus::default();
     let assigned = Arc::new(Notify::new());
+    let ratings = RatingConfig::default();
     let challenges = Arc::new(Challenges::new(
         store.clone(),
         Arc::clone(&accounts),
         Arc::clone(&registry),
         inboxes.clone(),
         Arc::clone(&assigned),
+        ratings.clone(),
     ));
-    let ratings = RatingConfig::default();
     let queue = Arc::new(Queue::new(
         store.clone(),
         Arc::clone(&accounts),

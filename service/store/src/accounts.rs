@@ -125,10 +125,14 @@ impl Backend {
         }
     }
 
-    pub(crate) async fn update_bot(&self, bot: BotRow) -> Result<bool, StoreError> {
+    pub(crate) async fn update_bot(
+        &self,
+        bot: BotRow,
+        inbox: Vec<crate::NewInboxItem>,
+    ) -> Result<Option<Vec<crate::InboxRow>>, StoreError> {
         match self {
-            Self::Sqlite(store) => store.update_bot(bot).await,
-            Self::Postgres(store) => store.update_bot(&bot).await,
+            Self::Sqlite(store) => store.update_bot(bot, inbox).await,
+            Self::Postgres(store) => store.update_bot(&bot, inbox).await,
         }
     }
 

@@ -588,12 +588,17 @@ impl Store {
         self.backend.bots(after_name, limit).await
     }
 
-    /// Sets the name, owner, description, variants and caps of the bot with `bot.bot_id`; its
-    /// create time stays. `false` when there is no such bot; [`StoreError::Conflict`] when
-    /// another bot has the name.
-    pub async fn update_bot(&self, bot: BotRow) -> Result<bool, StoreError> {
+    /// Sets the name, owner, description, variants and caps of the bot with `bot.bot_id` (its
+    /// create time stays) and adds `inbox` items, in one transaction; the items as written.
+    /// `None` when there is no such bot; [`StoreError::Conflict`] when another bot has the
+    /// name. Nothing is written either way.
+    pub async fn update_bot(
+        &self,
+        bot: BotRow,
+        inbox: Vec<NewInboxItem>,
+    ) -> Result<Option<Vec<InboxRow>>, StoreError> {
         self.may_write()?;
-        self.backend.update_bot(bot).await
+        self.backend.update_bot(bot, inbox).await
     }
 
     /// Stores a new key. [`StoreError::Conflict`] when its id is taken or it names a bot that

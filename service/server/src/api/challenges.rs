@@ -331,6 +331,7 @@ fn decline_reason_to_proto(reason: DeclineReason) -> pb::DeclineReason {
         DeclineReason::TimeControl => pb::DeclineReason::TimeControl,
         DeclineReason::RatedOnly => pb::DeclineReason::RatedOnly,
         DeclineReason::CasualOnly => pb::DeclineReason::CasualOnly,
+        DeclineReason::Rating => pb::DeclineReason::Rating,
     }
 }
 
@@ -342,6 +343,7 @@ fn decline_reason_from_proto(reason: i32) -> Result<DeclineReason, ServiceError>
         Ok(pb::DeclineReason::TimeControl) => DeclineReason::TimeControl,
         Ok(pb::DeclineReason::RatedOnly) => DeclineReason::RatedOnly,
         Ok(pb::DeclineReason::CasualOnly) => DeclineReason::CasualOnly,
+        Ok(pb::DeclineReason::Rating) => DeclineReason::Rating,
         Err(_) => {
             return Err(
                 ServiceError::InvalidArgument(format!("{reason} is not a DeclineReason"))
@@ -363,6 +365,15 @@ fn policy_from_proto(policy: pb::AcceptancePolicy) -> Result<Policy, ServiceErro
             .at("policy.rated_only"));
         }
     };
+    let bound = |value: f64, field: &str| -> Result<Option<f64>, ServiceError> {
+        match value {
+            0.0 => Ok(None),
+            v if v.is_finite() && v > 0.0 => Ok(Some(v)),
+            v => Err(
+                ServiceError::InvalidArgument(format!("`{field}` {v} is not a rating")).at(field),
+            ),
+        }
+    };
     Ok(Policy {
         variants: policy.variants,
         rated,
@@ -371,6 +382,8 @@ fn policy_from_proto(policy: pb::AcceptancePolicy) -> Result<Policy, ServiceErro
             .into_iter()
             .map(speed_from_proto)
             .collect::<Result<_, _>>()?,
+        min_rating: bound(policy.min_rating, "policy.min_rating")?,
+        max_rating: bound(policy.max_rating, "policy.max_rating")?,
     })
 }
 
@@ -384,5 +397,7 @@ fn policy_to_proto(policy: &Policy) -> pb::AcceptancePolicy {
             .iter()
             .map(|s| speed_to_proto(*s) as i32)
             .collect(),
+        min_rating: policy.min_rating.unwrap_or(0.0),
+        max_rating: policy.max_rating.unwrap_or(0.0),
     }
 }

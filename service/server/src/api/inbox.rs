@@ -144,6 +144,10 @@ fn item_to_proto(delivered: Delivered) -> pb::InboxItem {
             pool: assigned.pool,
             show_up_by: Some(from_nanos(assigned.show_up_by_nanos).into()),
         }),
+        InboxItem::QuotaChanged(quota) => Kind::QuotaChanged(pb::InboxQuotaChanged {
+            max_concurrent: quota.max_concurrent,
+            daily_cap: quota.daily_cap,
+        }),
     };
     pb::InboxItem {
         seq: delivered.seq,

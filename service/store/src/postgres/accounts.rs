@@ -9,11 +9,11 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::{Row, Transaction};
 
 use super::{PostgresStore, within};
-use crate::StoreError;
 use crate::accounts::{
     ApiKeyRow, BotRow, bot_id_taken, decode_variants, encode_variants, key_id_taken, name_key,
     name_taken, no_such_bot,
 };
+use crate::{InboxRow, NewInboxItem, StoreError};
 
 /// Schema 7. Unsigned 32-bit numbers are kept as `BIGINT`, which holds them all.
 pub(super) const ACCOUNTS: &str = "
@@ -98,11 +98,16 @@ impl PostgresStore {
         .await
     }
 
-    pub async fn update_bot(&self, bot: &BotRow) -> Result<bool, StoreError> {
+    pub async fn update_bot(
+        &self,
+        bot: &BotRow,
+        inbox: Vec<NewInboxItem>,
+    ) -> Result<Option<Vec<InboxRow>>, StoreError> {
         let variants = encode_variants(&bot.variants)?;
-        let client = self.direct_writer().await?;
-        let updated = within(async {
-            Ok(client
+        let mut client = self.direct_writer().await?;
+        within(async {
+            let transaction = client.transaction().await?;
+            let updated = transaction
                 .execute(
                     "UPDATE bots SET name = $2, name_key = $3, owner = $4, description = $5, \
                      variants = $6, max_concurrent = $7, daily_cap = $8 WHERE bot_id = $1",
@@ -117,17 +122,20 @@ impl PostgresStore {
                         &i64::from(bot.daily_cap),
                     ],
                 )
-                .await)
+                .await;
+            let rows = match updated {
+                Ok(0) => return Ok(None),
+                Ok(_) => super::league::append(&transaction, inbox).await?,
+                // `name_key` is the one unique column an update changes.
+                Err(error) if error.code() == Some(&SqlState::UNIQUE_VIOLATION) => {
+                    return Err(name_taken(&bot.name));
+                }
+                Err(error) => return Err(error.into()),
+            };
+            transaction.commit().await?;
+            Ok(Some(rows))
         })
-        .await?;
-        match updated {
-            Ok(updated) => Ok(updated > 0),
-            // `name_key` is the one unique column an update changes.
-            Err(error) if error.code() == Some(&SqlState::UNIQUE_VIOLATION) => {
-                Err(name_taken(&bot.name))
-            }
-            Err(error) => Err(error.into()),
-        }
+        .await
     }
 
     pub async fn create_key(&self, key: &ApiKeyRow) -> Result<(), StoreError> {

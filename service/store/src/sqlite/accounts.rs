@@ -5,11 +5,11 @@
 use rusqlite::{OptionalExtension, Transaction, ffi, params};
 
 use super::{SqliteStore, blocking};
-use crate::StoreError;
 use crate::accounts::{
     ApiKeyRow, BotRow, bot_id_taken, decode_variants, encode_variants, key_id_taken, name_key,
     name_taken, no_such_bot,
 };
+use crate::{InboxRow, NewInboxItem, StoreError};
 
 /// Schema 7.
 pub(super) const ACCOUNTS: &str = "
@@ -84,7 +84,11 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn update_bot(&self, bot: BotRow) -> Result<bool, StoreError> {
+    pub async fn update_bot(
+        &self,
+        bot: BotRow,
+        inbox: Vec<NewInboxItem>,
+    ) -> Result<Option<Vec<InboxRow>>, StoreError> {
         let variants = encode_variants(&bot.variants)?;
         self.write_directly(move |transaction| {
             let updated = transaction
@@ -103,7 +107,8 @@ impl SqliteStore {
                     bot.daily_cap,
                 ]);
             match updated {
-                Ok(updated) => Ok(updated > 0),
+                Ok(0) => Ok(None),
+                Ok(_) => Ok(Some(super::league::append(transaction, inbox)?)),
                 // `name_key` is the one unique column an update changes.
                 Err(error)
                     if error.sqlite_error().map(|e| e.extended_code)

@@ -159,7 +159,13 @@ where
         daily_cap: 0,
         create_time_nanos: 5,
     };
-    assert!(store.update_bot(alicia.clone()).await.unwrap());
+    assert!(
+        store
+            .update_bot(alicia.clone(), Vec::new())
+            .await
+            .unwrap()
+            .is_some()
+    );
     let alicia = BotRow {
         create_time_nanos: alice.create_time_nanos,
         ..alicia
@@ -180,16 +186,28 @@ where
         owner: "thief".to_owned(),
         ..alicia.clone()
     };
-    conflict(store.update_bot(clash).await, "BOB");
+    conflict(store.update_bot(clash, Vec::new()).await, "BOB");
     assert_eq!(store.bot("b1").await.unwrap(), Some(alicia.clone()));
     // Its own name in another case is no clash.
     let recased = BotRow {
         name: "Alicia".to_owned(),
         ..alicia.clone()
     };
-    assert!(store.update_bot(recased.clone()).await.unwrap());
+    assert!(
+        store
+            .update_bot(recased.clone(), Vec::new())
+            .await
+            .unwrap()
+            .is_some()
+    );
     assert_eq!(store.bot("b1").await.unwrap(), Some(recased.clone()));
-    assert!(!store.update_bot(bot("nope", "Nope")).await.unwrap());
+    assert!(
+        store
+            .update_bot(bot("nope", "Nope"), Vec::new())
+            .await
+            .unwrap()
+            .is_none()
+    );
     assert_eq!(store.bot("nope").await.unwrap(), None);
     // A variant id that would not read back as written is refused.
     let garbled = BotRow {
@@ -197,7 +215,7 @@ where
         ..recased.clone()
     };
     assert!(matches!(
-        store.update_bot(garbled).await,
+        store.update_bot(garbled, Vec::new()).await,
         Err(StoreError::Database(_))
     ));
     assert_eq!(store.bot("b1").await.unwrap(), Some(recased.clone()));
@@ -246,7 +264,12 @@ where
     };
     unwritable(store.create_bot(bot("b9", "Nine"), None).await);
     unwritable(store.create_key(key("k8", None, 1)).await);
-    unwritable(store.update_bot(bot("b1", "x")).await.map(|_| ()));
+    unwritable(
+        store
+            .update_bot(bot("b1", "x"), Vec::new())
+            .await
+            .map(|_| ()),
+    );
     unwritable(store.revoke_key("kb", 1).await.map(|_| ()));
     tokio::time::timeout(
         Duration::from_secs(10),
