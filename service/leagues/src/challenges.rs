@@ -302,7 +302,14 @@ impl Challenges {
         };
         let rating = self.rating_for(&challenge).await?;
         match policy.verdict(&challenge.terms, rating) {
-            Ok(()) => self.accept_as(&challenge, &target).await,
+            Ok(()) => match self.accept_as(&challenge, &target).await {
+                // The policy would play, but not now: the target is at a cap.
+                Err(LeagueError::OverCap { bot_id, .. }) if bot_id == target => {
+                    self.decline_as(&challenge, &target, DeclineReason::Later)
+                        .await
+                }
+                other => other,
+            },
             Err(reason) => self.decline_as(&challenge, &target, reason).await,
         }
     }

@@ -1,10 +1,12 @@
 //! The matchmaking queue: a bot enters a pool (variant, speed, rated or casual) with a ticket;
 //! once a second the scheduler pairs each pool's waiting tickets by rating closeness, the window
 //! widening as they wait (`pairing`), and assigns each pair a match, which reaches both bots
-//! through their inboxes as any assigned match does. Pairing two tickets is one transaction
-//! that checks both still wait and both bots' caps admit one more match: a bot is never
-//! double-booked, whatever other pools, challenges or servers do meanwhile.
+//! through their inboxes as any assigned match does. A cycle's pairs are written in one
+//! transaction, each only if both its tickets still wait and both bots' caps admit one more
+//! match (counting the pairs before it): a bot is never double-booked, whatever other pools,
+//! challenges or servers do meanwhile.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
@@ -13,9 +15,11 @@ use tokio::sync::Notify;
 
 use pitchmate_hosting::MatchRegistry;
 use pitchmate_store::{
-    AssignedMatchRow, AssignedState, BotCaps, Paired, Store, StoreError, TicketRow, TicketState,
+    AssignedMatchRow, AssignedState, BotCaps, BotLoad, Paired, Store, StoreError, TicketPair,
+    TicketRow, TicketState,
 };
 
+use crate::Bot;
 use crate::accounts::{Accounts, Caller, random_id};
 use crate::challenges::{check_terms, day_start, new_match_id};
 use crate::error::LeagueError;
@@ -68,6 +72,22 @@ impl Ticket {
 pub fn pool_of(terms: &Terms) -> String {
     let kind = if terms.rated { "rated" } else { "casual" };
     format!("{}/{}/{kind}", terms.variant_id, terms.speed().name())
+}
+
+/// Two tickets to pair, the one that waited longer first, with their bots.
+#[derive(Clone, Debug)]
+pub struct PlannedPair {
+    pub tickets: [TicketRow; 2],
+    pub bots: [Bot; 2],
+}
+
+/// What a cycle will pair.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub waiting: usize,
+    pub pairs: Vec<PlannedPair>,
+    /// The day the caps count in.
+    pub day_start: i64,
 }
 
 /// What one pairing cycle did.
@@ -163,15 +183,54 @@ impl Queue {
             .collect()
     }
 
-    /// Pairs every pool's waiting tickets once.
+    /// Pairs every pool's waiting tickets once: plans the pairs, then assigns them all in one
+    /// transaction, each pair only if both tickets still wait and both bots' caps admit it.
     pub async fn cycle(&self) -> Result<Cycle, LeagueError> {
+        let plan = self.plan(SystemTime::now()).await?;
+        let pairs = plan
+            .pairs
+            .iter()
+            .map(|pair| self.match_for(pair, plan.day_start))
+            .collect::<Result<Vec<_>, _>>()?;
+        let paired = self
+            .store
+            .pair_tickets(pairs)
+            .await?
+            .iter()
+            .filter(|outcome| matches!(outcome, Paired::Done))
+            .count();
+        if paired > 0 {
+            self.assigned.notify_one();
+        }
+        Ok(Cycle {
+            waiting: plan.waiting,
+            paired,
+        })
+    }
+
+    /// The pairs of one cycle, as of `now`: every waiting ticket, every bot's caps, load and
+    /// rating read at once (a few statements, however many tickets wait), then each pool paired
+    /// (`pairing::pair`, off the async threads). Writes nothing.
+    pub async fn plan(&self, now: SystemTime) -> Result<Plan, LeagueError> {
         let waiting = self.store.tickets(None, true).await?;
-        let mut cycle = Cycle {
+        let day_start = day_start(now);
+        let mut plan = Plan {
             waiting: waiting.len(),
-            paired: 0,
+            pairs: Vec::new(),
+            day_start,
         };
-        let now = SystemTime::now();
-        let today = day_start(now);
+        if waiting.is_empty() {
+            return Ok(plan);
+        }
+        let bots: HashMap<String, Bot> = self
+            .accounts
+            .bots(None, usize::MAX)
+            .await?
+            .into_iter()
+            .map(|bot| (bot.bot_id.clone(), bot))
+            .collect();
+        let loads: HashMap<String, BotLoad> =
+            self.store.bot_loads(day_start).await?.into_iter().collect();
         let mut by_pool: Vec<Vec<TicketRow>> = Vec::new();
         for row in waiting {
             match by_pool.last_mut() {
@@ -180,69 +239,71 @@ impl Queue {
             }
         }
         for rows in by_pool {
+            let ratings = self.ratings_in(&rows[0].pool, now).await?;
             // Bots at a cap wait on; pairing them would only be refused.
-            let mut eligible = Vec::with_capacity(rows.len());
-            for row in rows {
-                let bot = self.accounts.bot(&row.bot_id).await?;
-                let load = self.store.bot_load(&row.bot_id, today).await?;
-                if load.live < u64::from(bot.max_concurrent)
-                    && load.today < u64::from(bot.daily_cap)
-                {
-                    eligible.push((row, bot));
-                }
-            }
-            let mut tickets = Vec::with_capacity(eligible.len());
-            for (index, (row, _)) in eligible.iter().enumerate() {
-                let rating = self.rating(&row.pool, &row.bot_id, now).await?;
-                tickets.push(pairing::Ticket {
+            let eligible: Vec<(TicketRow, Bot)> = rows
+                .into_iter()
+                .filter_map(|row| {
+                    let bot = bots.get(&row.bot_id)?.clone();
+                    let load = loads.get(&row.bot_id).copied().unwrap_or_default();
+                    let free = load.live < u64::from(bot.max_concurrent)
+                        && load.today < u64::from(bot.daily_cap);
+                    free.then_some((row, bot))
+                })
+                .collect();
+            let tickets: Vec<pairing::Ticket> = eligible
+                .iter()
+                .enumerate()
+                .map(|(index, (row, _))| pairing::Ticket {
                     id: index as u64,
                     bot: row.bot_id.clone(),
-                    rating,
+                    rating: ratings
+                        .get(&row.bot_id)
+                        .copied()
+                        .unwrap_or(self.ratings.initial_rating),
                     waited: now
                         .duration_since(time(row.entered_nanos))
                         .unwrap_or(Duration::ZERO),
-                });
-            }
+                })
+                .collect();
             let rules = self.rules;
             let pairs =
                 tokio::task::spawn_blocking(move || pairing::pair(&tickets, &rules, |_, _| true))
                     .await
                     .map_err(|e| LeagueError::Unavailable(format!("pairing failed: {e}")))?;
             for (a, b) in pairs {
-                let ((first, first_bot), (second, second_bot)) = (&eligible[a], &eligible[b]);
-                if self
-                    .assign(first, second, [first_bot, second_bot], today)
-                    .await?
-                {
-                    cycle.paired += 1;
-                }
+                let ((longer, longer_bot), (other, other_bot)) = (&eligible[a], &eligible[b]);
+                plan.pairs.push(PlannedPair {
+                    tickets: [longer.clone(), other.clone()],
+                    bots: [longer_bot.clone(), other_bot.clone()],
+                });
             }
         }
-        if cycle.paired > 0 {
-            self.assigned.notify_one();
-        }
-        Ok(cycle)
+        Ok(plan)
     }
 
-    /// A bot's rating in a rated pool as of now; everyone's the same in a casual one.
-    async fn rating(&self, pool: &str, bot_id: &str, now: SystemTime) -> Result<f64, LeagueError> {
-        if !pool.ends_with("/rated") {
-            return Ok(self.ratings.initial_rating);
-        }
-        Ok(rated::current(&self.store, &self.ratings, pool, bot_id)
-            .await?
-            .aged(nanos(now), &self.ratings)
-            .rating)
-    }
-
-    /// Assigns a match to two tickets: on the terms of the one that waited longer, seats drawn.
-    async fn assign(
+    /// Every bot's rating in a rated pool as of `now`; none in a casual one, where every bot
+    /// counts as a newcomer.
+    async fn ratings_in(
         &self,
-        longer: &TicketRow,
-        other: &TicketRow,
-        bots: [&crate::Bot; 2],
-        today: i64,
-    ) -> Result<bool, LeagueError> {
+        pool: &str,
+        now: SystemTime,
+    ) -> Result<HashMap<String, f64>, LeagueError> {
+        if !pool.ends_with("/rated") {
+            return Ok(HashMap::new());
+        }
+        Ok(
+            rated::standings_in(&self.store, &self.ratings, pool, nanos(now))
+                .await?
+                .into_iter()
+                .map(|s| (s.bot_id, s.rating.rating))
+                .collect(),
+        )
+    }
+
+    /// The match of a planned pair: on the terms of the ticket that waited longer, seats drawn.
+    fn match_for(&self, pair: &PlannedPair, today: i64) -> Result<TicketPair, LeagueError> {
+        let [longer, other] = &pair.tickets;
         let terms = Terms::from_bytes(&longer.terms).map_err(LeagueError::Unavailable)?;
         let match_id = new_match_id()?;
         let mut seated = [longer.bot_id.clone(), other.bot_id.clone()];
@@ -257,7 +318,8 @@ impl Queue {
             assigned_nanos: nanos(SystemTime::now()),
             state: AssignedState::Pending,
         };
-        let caps = bots
+        let caps = pair
+            .bots
             .iter()
             .map(|bot| BotCaps {
                 bot_id: bot.bot_id.clone(),
@@ -266,10 +328,10 @@ impl Queue {
                 day_start_nanos: today,
             })
             .collect();
-        let tickets = [longer.ticket_id.clone(), other.ticket_id.clone()];
-        Ok(matches!(
-            self.store.pair_tickets(tickets, assigned, caps).await?,
-            Paired::Done
-        ))
+        Ok(TicketPair {
+            tickets: [longer.ticket_id.clone(), other.ticket_id.clone()],
+            assigned,
+            caps,
+        })
     }
 }

@@ -259,6 +259,21 @@ pub async fn standings_of(
         .collect()
 }
 
+/// Every bot's rating in a pool as of `now` (nanoseconds), by bot id.
+pub async fn standings_in(
+    store: &Store,
+    config: &RatingConfig,
+    pool: &str,
+    now: i64,
+) -> Result<Vec<Standing>, LeagueError> {
+    store
+        .ratings(Some(pool), None)
+        .await?
+        .iter()
+        .map(|row| standing(row, config, now))
+        .collect()
+}
+
 /// A pool's leaderboard: bots whose rating is not provisional, best first (ties by bot id), from
 /// `offset`, at most `limit`; and how many there are in all.
 pub async fn leaderboard(
@@ -268,14 +283,11 @@ pub async fn leaderboard(
     offset: usize,
     limit: usize,
 ) -> Result<(Vec<Standing>, usize), LeagueError> {
-    let now = nanos(SystemTime::now());
-    let mut ranked = store
-        .ratings(Some(pool), None)
+    let mut ranked: Vec<Standing> = standings_in(store, config, pool, nanos(SystemTime::now()))
         .await?
-        .iter()
-        .map(|row| standing(row, config, now))
-        .filter(|s| s.as_ref().map_or(true, |s| !s.provisional))
-        .collect::<Result<Vec<_>, _>>()?;
+        .into_iter()
+        .filter(|s| !s.provisional)
+        .collect();
     ranked.sort_by(|a, b| {
         b.rating
             .rating

@@ -12,6 +12,7 @@ use std::time::{Duration, SystemTime};
 use tokio::sync::{Notify, watch};
 
 use pitchmate_hosting::clock::Hosting;
+use pitchmate_hosting::error::ErrorCode;
 use pitchmate_hosting::setup::Reservation;
 use pitchmate_hosting::{MatchRegistry, NewMatch};
 use pitchmate_store::{AssignedMatchRow, AssignedState, Store};
@@ -104,10 +105,14 @@ impl Scheduler {
                     .as_ref()
                     .map_or(show_up_by, |r| r.show_up_by)
             }
-            Err(error) if error.reason() == "STORE_UNAVAILABLE" => return Err(error.to_string()),
             // The terms no longer make a match (the game changed under a pending assignment):
             // it is over before it began, and its bots are free.
-            Err(error) => {
+            Err(error)
+                if matches!(
+                    error.code(),
+                    ErrorCode::InvalidArgument | ErrorCode::NotFound
+                ) =>
+            {
                 tracing::warn!(match_id = assigned.match_id, %error, "an assigned match cannot be created");
                 self.store
                     .mark_assigned(
@@ -120,6 +125,8 @@ impl Scheduler {
                     .map_err(|e| e.to_string())?;
                 return Ok(());
             }
+            // The store or the match cannot answer now: the assignment waits for the next beat.
+            Err(error) => return Err(error.to_string()),
         };
         let seats = self
             .registry

@@ -46,7 +46,7 @@ pub use matchmaking::{
     AssignedMatchRow, AssignedState, BotCaps, BotLoad, ChallengeFilter, ChallengeRow,
     ChallengeState, Resolution, Resolved,
 };
-pub use ratings::{Paired, RatingChangeRow, RatingRow, TicketRow, TicketState};
+pub use ratings::{Paired, RatingChangeRow, RatingRow, TicketPair, TicketRow, TicketState};
 
 /// The database file under the data directory.
 pub const SQLITE_FILE: &str = "pitchmate.db";
@@ -764,6 +764,15 @@ impl Store {
         self.backend.bot_load(bot_id, day_start_nanos).await
     }
 
+    /// [`Store::bot_load`] of every bot with a live match or a match today, by bot id; a bot
+    /// not listed has none.
+    pub async fn bot_loads(
+        &self,
+        day_start_nanos: i64,
+    ) -> Result<Vec<(String, BotLoad)>, StoreError> {
+        self.backend.bot_loads(day_start_nanos).await
+    }
+
     /// Stores the bot's acceptance policy (the leagues crate's bytes), or removes it.
     pub async fn set_policy(
         &self,
@@ -819,17 +828,12 @@ impl Store {
         self.backend.tickets(bot_id, waiting_only).await
     }
 
-    /// Pairs two waiting tickets in one transaction: both still wait, both bots' caps admit
-    /// one more match, then the match is assigned and the tickets are paired with it. Nothing
-    /// is written otherwise.
-    pub async fn pair_tickets(
-        &self,
-        tickets: [String; 2],
-        assigned: AssignedMatchRow,
-        caps: Vec<BotCaps>,
-    ) -> Result<Paired, StoreError> {
+    /// Pairs waiting tickets, pair after pair in one transaction: a pair is written (its match
+    /// assigned, its tickets paired) only if both tickets still wait and both bots' caps admit
+    /// one more match, counting the pairs written before it; what came of each, in order.
+    pub async fn pair_tickets(&self, pairs: Vec<TicketPair>) -> Result<Vec<Paired>, StoreError> {
         self.may_write()?;
-        self.backend.pair_tickets(tickets, assigned, caps).await
+        self.backend.pair_tickets(pairs).await
     }
 
     /// Commits everything queued, then closes the database; later writes fail with

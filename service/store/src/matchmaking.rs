@@ -252,6 +252,16 @@ impl Backend {
         }
     }
 
+    pub(crate) async fn bot_loads(
+        &self,
+        day_start_nanos: i64,
+    ) -> Result<Vec<(String, BotLoad)>, StoreError> {
+        match self {
+            Self::Sqlite(store) => store.bot_loads(day_start_nanos).await,
+            Self::Postgres(store) => store.bot_loads(day_start_nanos).await,
+        }
+    }
+
     pub(crate) async fn set_policy(
         &self,
         bot_id: &str,

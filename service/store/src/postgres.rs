@@ -147,6 +147,7 @@ const MIGRATIONS: &[Migration] = &[
     Migration::Sql(league::LEAGUE),
     Migration::Sql(matchmaking::MATCHMAKING),
     Migration::Sql(ratings::RATINGS),
+    Migration::Sql(ratings::SEATS_BY_TIME),
 ];
 
 /// The most match tails the writer remembers; past that it forgets them all and reads each

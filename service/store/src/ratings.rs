@@ -77,6 +77,15 @@ pub struct TicketRow {
     pub match_id: Option<String>,
 }
 
+/// Two waiting tickets to pair, and the match that pairs them, assigned if both bots' caps
+/// admit it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TicketPair {
+    pub tickets: [String; 2],
+    pub assigned: AssignedMatchRow,
+    pub caps: Vec<BotCaps>,
+}
+
 /// What came of pairing two tickets.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Paired {
@@ -145,13 +154,14 @@ impl Backend {
 
     pub(crate) async fn pair_tickets(
         &self,
-        tickets: [String; 2],
-        assigned: AssignedMatchRow,
-        caps: Vec<BotCaps>,
-    ) -> Result<Paired, StoreError> {
+        pairs: Vec<TicketPair>,
+    ) -> Result<Vec<Paired>, StoreError> {
+        if pairs.is_empty() {
+            return Ok(Vec::new());
+        }
         match self {
-            Self::Sqlite(store) => store.pair_tickets(tickets, assigned, caps).await,
-            Self::Postgres(store) => store.pair_tickets(tickets, assigned, caps).await,
+            Self::Sqlite(store) => store.pair_tickets(pairs).await,
+            Self::Postgres(store) => store.pair_tickets(pairs).await,
         }
     }
 }

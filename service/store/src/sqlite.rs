@@ -143,6 +143,7 @@ const MIGRATIONS: &[Migration] = &[
     Migration::Sql(league::LEAGUE),
     Migration::Sql(matchmaking::MATCHMAKING),
     Migration::Sql(ratings::RATINGS),
+    Migration::Sql(ratings::SEATS_BY_TIME),
 ];
 
 /// How often, at most, the writer folds the write-ahead log into the database file.

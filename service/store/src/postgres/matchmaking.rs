@@ -68,7 +68,42 @@ const LOAD: &str = "
         + (SELECT COUNT(*) FROM bot_seats s WHERE s.bot_id = $1 AND s.time_nanos >= $2
             AND NOT EXISTS (SELECT 1 FROM assigned_matches a WHERE a.match_id = s.match_id))";
 
+/// [`LOAD`] for every bot with a live match or one today, in one statement.
+const LOADS: &str = "
+    SELECT bot_id, SUM(live)::BIGINT, SUM(today)::BIGINT FROM (
+        SELECT first_bot AS bot_id, (state < 3)::INT AS live, (assigned_nanos >= $1)::INT AS today
+            FROM assigned_matches WHERE state < 3 OR assigned_nanos >= $1
+        UNION ALL
+        SELECT second_bot, (state < 3)::INT, (assigned_nanos >= $1)::INT
+            FROM assigned_matches WHERE state < 3 OR assigned_nanos >= $1
+        UNION ALL
+        SELECT s.bot_id, s.live::INT, (s.time_nanos >= $1)::INT FROM bot_seats s
+            WHERE (s.live OR s.time_nanos >= $1)
+            AND NOT EXISTS (SELECT 1 FROM assigned_matches a WHERE a.match_id = s.match_id)
+    ) AS loads GROUP BY bot_id ORDER BY bot_id";
+
 impl PostgresStore {
+    pub async fn bot_loads(&self, day_start: i64) -> Result<Vec<(String, BotLoad)>, StoreError> {
+        self.reader
+            .read(|client| async move {
+                Ok(client
+                    .query(LOADS, &[&day_start])
+                    .await?
+                    .iter()
+                    .map(|r| {
+                        (
+                            r.get(0),
+                            BotLoad {
+                                live: r.get::<_, i64>(1) as u64,
+                                today: r.get::<_, i64>(2) as u64,
+                            },
+                        )
+                    })
+                    .collect())
+            })
+            .await
+    }
+
     pub async fn create_challenge(
         &self,
         challenge: ChallengeRow,

@@ -7,9 +7,9 @@ use tokio_postgres::{Row, Transaction};
 
 use super::matchmaking::{insert_assigned, over_cap};
 use super::{PostgresStore, within};
+use crate::StoreError;
 use crate::matchmaking::Resolved;
-use crate::ratings::{Paired, RatingChangeRow, RatingRow, TicketRow, TicketState};
-use crate::{AssignedMatchRow, BotCaps, StoreError};
+use crate::ratings::{Paired, RatingChangeRow, RatingRow, TicketPair, TicketRow, TicketState};
 
 /// Schema 10. `number` is a sequence's, so numbers follow the order changes were written only
 /// where their writers take turns: the leagues' follower writes them, one step at a time, under
@@ -44,6 +44,12 @@ pub(super) const RATINGS: &str = "
     CREATE UNIQUE INDEX queue_one_waiting_ticket ON queue_tickets (bot_id, pool) WHERE state = 1;
     CREATE INDEX queue_waiting ON queue_tickets (pool, entered_nanos) WHERE state = 1;
     CREATE INDEX queue_by_bot ON queue_tickets (bot_id, entered_nanos);
+";
+
+/// Schema 11: bots' seats by when they were taken, for counting every bot's matches of the day
+/// at once (the queue's pairing cycle).
+pub(super) const SEATS_BY_TIME: &str = "
+    CREATE INDEX bot_seats_by_time ON bot_seats (time_nanos);
 ";
 
 const CHANGE_COLUMNS: &str = "number, match_id, pool, bot_id, body, rated_nanos";
@@ -180,49 +186,75 @@ impl PostgresStore {
             .await
     }
 
-    pub async fn pair_tickets(
-        &self,
-        tickets: [String; 2],
-        assigned: AssignedMatchRow,
-        caps: Vec<BotCaps>,
-    ) -> Result<Paired, StoreError> {
+    pub async fn pair_tickets(&self, pairs: Vec<TicketPair>) -> Result<Vec<Paired>, StoreError> {
         let mut client = self.direct_writer().await?;
         within(async {
             let transaction = client.transaction().await?;
-            let mut ordered = tickets.clone();
-            ordered.sort();
-            for ticket in &ordered {
-                let state = transaction
-                    .query_opt(
-                        "SELECT state FROM queue_tickets WHERE ticket_id = $1 FOR UPDATE",
-                        &[ticket],
-                    )
-                    .await?
-                    .map(|r| r.get::<_, i64>(0));
-                if state != Some(TicketState::Waiting.code()) {
-                    return Ok(Paired::TicketGone(ticket.clone()));
-                }
-            }
-            if let Some(Resolved::OverCap { bot_id, load }) = over_cap(&transaction, &caps).await? {
-                return Ok(Paired::OverCap { bot_id, load });
-            }
-            insert_assigned(&transaction, &assigned).await?;
+            // Every ticket's row, then every bot's, each in id order: two servers pairing at
+            // once take turns and never wait on each other.
+            let mut tickets: Vec<&str> = pairs
+                .iter()
+                .flat_map(|p| p.tickets.iter().map(String::as_str))
+                .collect();
+            tickets.sort_unstable();
             transaction
-                .execute(
-                    "UPDATE queue_tickets SET state = $2, match_id = $3 \
-                     WHERE ticket_id = ANY($1)",
-                    &[
-                        &tickets.to_vec(),
-                        &TicketState::Paired.code(),
-                        &assigned.match_id,
-                    ],
+                .query(
+                    "SELECT ticket_id FROM queue_tickets WHERE ticket_id = ANY($1) \
+                     ORDER BY ticket_id FOR UPDATE",
+                    &[&tickets],
                 )
                 .await?;
+            let mut bots: Vec<&str> = pairs
+                .iter()
+                .flat_map(|p| p.caps.iter().map(|c| c.bot_id.as_str()))
+                .collect();
+            bots.sort_unstable();
+            transaction
+                .query(
+                    "SELECT bot_id FROM bots WHERE bot_id = ANY($1) ORDER BY bot_id FOR UPDATE",
+                    &[&bots],
+                )
+                .await?;
+            let mut outcomes = Vec::with_capacity(pairs.len());
+            for pair in &pairs {
+                outcomes.push(pair_one(&transaction, pair).await?);
+            }
             transaction.commit().await?;
-            Ok(Paired::Done)
+            Ok(outcomes)
         })
         .await
     }
+}
+
+/// One pair, in the transaction of its cycle: it sees the pairs written before it.
+async fn pair_one(transaction: &Transaction<'_>, pair: &TicketPair) -> Result<Paired, StoreError> {
+    for ticket in &pair.tickets {
+        let state = transaction
+            .query_opt(
+                "SELECT state FROM queue_tickets WHERE ticket_id = $1",
+                &[ticket],
+            )
+            .await?
+            .map(|r| r.get::<_, i64>(0));
+        if state != Some(TicketState::Waiting.code()) {
+            return Ok(Paired::TicketGone(ticket.clone()));
+        }
+    }
+    if let Some(Resolved::OverCap { bot_id, load }) = over_cap(transaction, &pair.caps).await? {
+        return Ok(Paired::OverCap { bot_id, load });
+    }
+    insert_assigned(transaction, &pair.assigned).await?;
+    transaction
+        .execute(
+            "UPDATE queue_tickets SET state = $2, match_id = $3 WHERE ticket_id = ANY($1)",
+            &[
+                &pair.tickets.to_vec(),
+                &TicketState::Paired.code(),
+                &pair.assigned.match_id,
+            ],
+        )
+        .await?;
+    Ok(Paired::Done)
 }
 
 fn ticket_row(r: &Row) -> Result<TicketRow, StoreError> {

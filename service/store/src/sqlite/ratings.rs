@@ -4,9 +4,9 @@ use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::matchmaking::{insert_assigned, over_cap};
 use super::{SqliteStore, blocking};
+use crate::StoreError;
 use crate::matchmaking::Resolved;
-use crate::ratings::{Paired, RatingChangeRow, RatingRow, TicketRow, TicketState};
-use crate::{AssignedMatchRow, BotCaps, StoreError};
+use crate::ratings::{Paired, RatingChangeRow, RatingRow, TicketPair, TicketRow, TicketState};
 
 /// Schema 10.
 pub(super) const RATINGS: &str = "
@@ -39,6 +39,12 @@ pub(super) const RATINGS: &str = "
     CREATE UNIQUE INDEX queue_one_waiting_ticket ON queue_tickets (bot_id, pool) WHERE state = 1;
     CREATE INDEX queue_waiting ON queue_tickets (pool, entered_nanos) WHERE state = 1;
     CREATE INDEX queue_by_bot ON queue_tickets (bot_id, entered_nanos);
+";
+
+/// Schema 11: bots' seats by when they were taken, for counting every bot's matches of the day
+/// at once (the queue's pairing cycle).
+pub(super) const SEATS_BY_TIME: &str = "
+    CREATE INDEX bot_seats_by_time ON bot_seats (time_nanos);
 ";
 
 const CHANGE_COLUMNS: &str = "number, match_id, pool, bot_id, body, rated_nanos";
@@ -181,37 +187,40 @@ impl SqliteStore {
         .await
     }
 
-    pub async fn pair_tickets(
-        &self,
-        tickets: [String; 2],
-        assigned: AssignedMatchRow,
-        caps: Vec<BotCaps>,
-    ) -> Result<Paired, StoreError> {
+    pub async fn pair_tickets(&self, pairs: Vec<TicketPair>) -> Result<Vec<Paired>, StoreError> {
         self.write_directly(move |transaction| {
-            for ticket in &tickets {
-                if !waiting(transaction, ticket)? {
-                    return Ok(Paired::TicketGone(ticket.clone()));
-                }
-            }
-            if let Some(Resolved::OverCap { bot_id, load }) = over_cap(transaction, &caps)? {
-                return Ok(Paired::OverCap { bot_id, load });
-            }
-            insert_assigned(transaction, &assigned)?;
-            for ticket in &tickets {
-                transaction
-                    .prepare_cached(
-                        "UPDATE queue_tickets SET state = ?2, match_id = ?3 WHERE ticket_id = ?1",
-                    )?
-                    .execute(params![
-                        ticket,
-                        TicketState::Paired.code(),
-                        assigned.match_id
-                    ])?;
-            }
-            Ok(Paired::Done)
+            pairs
+                .iter()
+                .map(|pair| pair_one(transaction, pair))
+                .collect()
         })
         .await
     }
+}
+
+/// One pair, in the transaction of its cycle: it sees the pairs written before it.
+fn pair_one(transaction: &Transaction<'_>, pair: &TicketPair) -> Result<Paired, StoreError> {
+    for ticket in &pair.tickets {
+        if !waiting(transaction, ticket)? {
+            return Ok(Paired::TicketGone(ticket.clone()));
+        }
+    }
+    if let Some(Resolved::OverCap { bot_id, load }) = over_cap(transaction, &pair.caps)? {
+        return Ok(Paired::OverCap { bot_id, load });
+    }
+    insert_assigned(transaction, &pair.assigned)?;
+    for ticket in &pair.tickets {
+        transaction
+            .prepare_cached(
+                "UPDATE queue_tickets SET state = ?2, match_id = ?3 WHERE ticket_id = ?1",
+            )?
+            .execute(params![
+                ticket,
+                TicketState::Paired.code(),
+                pair.assigned.match_id
+            ])?;
+    }
+    Ok(Paired::Done)
 }
 
 fn waiting(transaction: &Transaction<'_>, ticket_id: &str) -> Result<bool, StoreError> {

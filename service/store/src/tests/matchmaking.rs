@@ -366,3 +366,106 @@ async fn postgres_servers_never_overbook_a_bot() {
     })
     .await;
 }
+
+fn ticket(id: &str, bot_id: &str) -> crate::TicketRow {
+    crate::TicketRow {
+        ticket_id: id.to_owned(),
+        bot_id: bot_id.to_owned(),
+        pool: "kings-goal/untimed/rated".to_owned(),
+        terms: b"terms".to_vec(),
+        entered_nanos: DAY + 1,
+        state: crate::TicketState::Waiting,
+        match_id: None,
+    }
+}
+
+fn ticket_pair(a: &str, b: &str, match_id: &str, bots: [&str; 2]) -> crate::TicketPair {
+    crate::TicketPair {
+        tickets: [a.to_owned(), b.to_owned()],
+        assigned: assigned(match_id, bots[0], bots[1]),
+        caps: bots.iter().map(|b| caps(b)).collect(),
+    }
+}
+
+/// A cycle's pairs in one call: each sees those before it, so a bot in two pairs gets one.
+async fn pairing<F, Fut>(open: F)
+where
+    F: Fn() -> Fut,
+    Fut: Future<Output = Result<Store, StoreError>>,
+{
+    let store = open().await.unwrap();
+    for id in ["a", "b", "c", "d"] {
+        store.create_bot(bot(id), None).await.unwrap();
+    }
+    store.enter_ticket(ticket("ta", "a")).await.unwrap();
+    let twice = store.enter_ticket(ticket("ta2", "a")).await;
+    assert!(matches!(twice, Err(StoreError::Conflict(_))), "{twice:?}");
+    for (id, bot_id) in [("tb", "b"), ("tc", "c"), ("tc2", "c"), ("td", "d")] {
+        let mut row = ticket(id, bot_id);
+        row.pool = format!("{}/{id}", row.pool);
+        store.enter_ticket(row).await.unwrap();
+    }
+    assert!(store.leave_ticket("td").await.unwrap());
+    assert!(!store.leave_ticket("td").await.unwrap());
+    let outcomes = store
+        .pair_tickets(vec![
+            ticket_pair("ta", "tb", "m1", ["a", "b"]),
+            // `c` is in a second pool too: after its first pair it is at its cap of one.
+            ticket_pair("tc", "ta", "m2", ["c", "a"]),
+            ticket_pair("tc2", "td", "m3", ["c", "d"]),
+        ])
+        .await
+        .unwrap();
+    assert_eq!(outcomes[0], crate::Paired::Done);
+    assert_eq!(outcomes[1], crate::Paired::TicketGone("ta".into()));
+    assert_eq!(outcomes[2], crate::Paired::TicketGone("td".into()));
+    let paired = store.tickets(Some("a"), false).await.unwrap();
+    assert_eq!(paired[0].state, crate::TicketState::Paired);
+    assert_eq!(paired[0].match_id.as_deref(), Some("m1"));
+    assert_eq!(store.tickets(Some("c"), true).await.unwrap().len(), 2);
+    // `c` waits in two pools; once paired in one, it is at its cap in the other.
+    for (id, bot_id) in [("te", "e"), ("tf", "f")] {
+        store.create_bot(bot(bot_id), None).await.unwrap();
+        let mut row = ticket(id, bot_id);
+        row.pool = format!("{}/{id}", row.pool);
+        store.enter_ticket(row).await.unwrap();
+    }
+    let outcomes = store
+        .pair_tickets(vec![
+            ticket_pair("tc", "te", "m4", ["c", "e"]),
+            ticket_pair("tc2", "tf", "m5", ["c", "f"]),
+        ])
+        .await
+        .unwrap();
+    assert_eq!(outcomes[0], crate::Paired::Done);
+    assert_eq!(
+        outcomes[1],
+        crate::Paired::OverCap {
+            bot_id: "c".into(),
+            load: BotLoad { live: 1, today: 1 }
+        }
+    );
+    assert_eq!(
+        store.tickets(Some("c"), true).await.unwrap()[0].ticket_id,
+        "tc2",
+        "still waiting"
+    );
+    store.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_pairs_a_cycle_in_one_transaction() {
+    let dir = ScratchDir::new();
+    let path = dir.0.clone();
+    pairing(|| Store::open("", &path)).await;
+    dir.remove();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_pairs_a_cycle_in_one_transaction() {
+    on_postgres(|url| async move {
+        let dir = PathBuf::from("unused-by-postgres");
+        pairing(|| Store::open(&url, &dir)).await;
+    })
+    .await;
+}
