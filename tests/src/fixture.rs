@@ -18,6 +18,10 @@ pub struct Manifest {
     /// The bots registered and their keys; fixtures from before bots (schema 7) have none.
     #[serde(default)]
     pub bots: Vec<BotRecord>,
+    /// Challenges, the queue, assigned matches and ratings between some of `bots`; fixtures
+    /// from before leagues (schema 10) have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub league: Option<LeagueRecord>,
 }
 
 impl Manifest {
@@ -251,7 +255,7 @@ impl HiddenRecord {
 }
 
 /// A bot as GetBot showed it, and every key made for it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BotRecord {
     pub bot_id: String,
     pub name: String,
@@ -308,7 +312,7 @@ impl KeyRecord {
 }
 
 /// A bot's inbox: what WatchInbox from 0 sent, and what GetInbox answered.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct InboxRecord {
     /// Every item kept, oldest first.
     pub items: Vec<InboxItemRecord>,
@@ -320,35 +324,352 @@ pub struct InboxRecord {
     pub live_matches: Vec<String>,
 }
 
-/// One `match_finished` item of a bot's inbox.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// One item of a bot's inbox. Fixtures from before leagues (schema 10) hold `match_finished`
+/// items alone, without a rating change.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct InboxItemRecord {
     pub seq: u64,
+    /// The item's kind by its field name: `match_finished`, `challenge_received`,
+    /// `challenge_resolved`, `match_assigned` or `quota_changed`.
+    #[serde(default = "InboxItemRecord::match_finished")]
+    pub kind: String,
+    /// The match told of (`match_finished`, `match_assigned`); empty for the other kinds.
     pub match_id: String,
     pub variant_id: String,
     /// The bot's seat.
     pub seat: String,
-    /// `MatchOutcome` by its proto name.
+    /// `MatchOutcome` by its proto name (`match_finished`); empty for the other kinds.
     pub outcome: String,
     /// The match's result as the item carried it.
     pub result: Option<ResultRecord>,
+    /// A rated match's rating change, as `match_finished` carried it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating_change: Option<RatingChangeRecord>,
+    /// The challenge of `challenge_received` and `challenge_resolved`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub challenge: Option<ChallengeRecord>,
+    /// The rest of `match_assigned`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assigned: Option<AssignedRecord>,
+    /// The caps of `quota_changed`: `max_concurrent`, `daily_cap`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quota: Option<(u32, u32)>,
 }
 
 impl InboxItemRecord {
-    /// The item as a record; `None` for an item of another kind, which no fixture holds.
+    fn match_finished() -> String {
+        "match_finished".to_owned()
+    }
+
+    /// The item as a record; `None` for an item without a kind.
     pub fn of(item: &pb::InboxItem) -> Option<Self> {
-        let Some(pb::inbox_item::Kind::MatchFinished(finished)) = &item.kind else {
-            return None;
-        };
-        Some(Self {
+        use pb::inbox_item::Kind;
+        let mut record = Self {
             seq: item.seq,
-            match_id: finished.match_id.clone(),
-            variant_id: finished.variant_id.clone(),
-            seat: finished.seat.clone(),
-            outcome: finished.outcome().as_str_name().to_owned(),
-            result: finished.result.as_ref().map(ResultRecord::of),
+            kind: String::new(),
+            match_id: String::new(),
+            variant_id: String::new(),
+            seat: String::new(),
+            outcome: String::new(),
+            result: None,
+            rating_change: None,
+            challenge: None,
+            assigned: None,
+            quota: None,
+        };
+        match item.kind.as_ref()? {
+            Kind::MatchFinished(finished) => {
+                record.kind = Self::match_finished();
+                record.match_id = finished.match_id.clone();
+                record.variant_id = finished.variant_id.clone();
+                record.seat = finished.seat.clone();
+                record.outcome = finished.outcome().as_str_name().to_owned();
+                record.result = finished.result.as_ref().map(ResultRecord::of);
+                record.rating_change = finished.rating_change.as_ref().map(RatingChangeRecord::of);
+            }
+            Kind::ChallengeReceived(challenge) => {
+                record.kind = "challenge_received".to_owned();
+                record.challenge = Some(ChallengeRecord::of(challenge));
+            }
+            Kind::ChallengeResolved(challenge) => {
+                record.kind = "challenge_resolved".to_owned();
+                record.challenge = Some(ChallengeRecord::of(challenge));
+            }
+            Kind::MatchAssigned(assigned) => {
+                record.kind = "match_assigned".to_owned();
+                record.match_id = assigned.match_id.clone();
+                record.variant_id = assigned.variant_id.clone();
+                record.seat = assigned.seat.clone();
+                record.assigned = Some(AssignedRecord {
+                    opponent_id: assigned.opponent_id.clone(),
+                    opponent_name: assigned.opponent_name.clone(),
+                    rated: assigned.rated,
+                    pool: assigned.pool.clone(),
+                    show_up_by: TimeRecord::of(assigned.show_up_by.as_ref()),
+                });
+            }
+            Kind::QuotaChanged(quota) => {
+                record.kind = "quota_changed".to_owned();
+                record.quota = Some((quota.max_concurrent, quota.daily_cap));
+            }
+        }
+        Some(record)
+    }
+}
+
+/// A moment as the API showed it (`google.protobuf.Timestamp`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct TimeRecord {
+    pub seconds: i64,
+    pub nanos: i32,
+}
+
+impl TimeRecord {
+    pub fn of(time: Option<&prost_types::Timestamp>) -> Option<Self> {
+        time.map(|t| Self {
+            seconds: t.seconds,
+            nanos: t.nanos,
         })
     }
+}
+
+/// What `match_assigned` tells beside the match, its variant and the bot's seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AssignedRecord {
+    pub opponent_id: String,
+    pub opponent_name: String,
+    pub rated: bool,
+    pub pool: String,
+    pub show_up_by: Option<TimeRecord>,
+}
+
+/// `MatchTerms` as the API showed them. No fixture asks for a time control; the server shows
+/// an empty one (`has_time_control`), untimed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TermsRecord {
+    pub variant_id: String,
+    /// Each option as `<kind>:<value>` (`int:4`, `bool:true`, `string:movement_count`).
+    pub options: BTreeMap<String, String>,
+    pub has_time_control: bool,
+    pub rated: bool,
+    /// `SeatPreference` by its proto name.
+    pub seat: String,
+    pub rematch_of: String,
+    /// `SpeedClass` by its proto name.
+    pub speed: String,
+    pub pool: String,
+}
+
+impl TermsRecord {
+    pub fn of(terms: &pb::MatchTerms) -> Self {
+        use pb::option_value::Kind;
+        Self {
+            variant_id: terms.variant_id.clone(),
+            options: terms
+                .options
+                .iter()
+                .map(|(name, value)| {
+                    let shown = match &value.kind {
+                        Some(Kind::IntValue(v)) => format!("int:{v}"),
+                        Some(Kind::BoolValue(v)) => format!("bool:{v}"),
+                        Some(Kind::StringValue(v)) => format!("string:{v}"),
+                        None => String::new(),
+                    };
+                    (name.clone(), shown)
+                })
+                .collect(),
+            has_time_control: terms.time_control.is_some(),
+            rated: terms.rated,
+            seat: terms.seat().as_str_name().to_owned(),
+            rematch_of: terms.rematch_of.clone(),
+            speed: terms.speed().as_str_name().to_owned(),
+            pool: terms.pool.clone(),
+        }
+    }
+}
+
+/// A challenge as the API showed it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChallengeRecord {
+    pub challenge_id: String,
+    pub challenger_id: String,
+    pub challenger_name: String,
+    pub target_id: String,
+    pub target_name: String,
+    pub terms: Option<TermsRecord>,
+    pub create_time: Option<TimeRecord>,
+    pub expire_time: Option<TimeRecord>,
+    /// `ChallengeStatus` by its proto name.
+    pub status: String,
+    pub responder_id: String,
+    /// `DeclineReason` by its proto name.
+    pub decline_reason: String,
+    pub match_id: String,
+}
+
+impl ChallengeRecord {
+    pub fn of(challenge: &pb::Challenge) -> Self {
+        Self {
+            challenge_id: challenge.challenge_id.clone(),
+            challenger_id: challenge.challenger_id.clone(),
+            challenger_name: challenge.challenger_name.clone(),
+            target_id: challenge.target_id.clone(),
+            target_name: challenge.target_name.clone(),
+            terms: challenge.terms.as_ref().map(TermsRecord::of),
+            create_time: TimeRecord::of(challenge.create_time.as_ref()),
+            expire_time: TimeRecord::of(challenge.expire_time.as_ref()),
+            status: challenge.status().as_str_name().to_owned(),
+            responder_id: challenge.responder_id.clone(),
+            decline_reason: challenge.decline_reason().as_str_name().to_owned(),
+            match_id: challenge.match_id.clone(),
+        }
+    }
+}
+
+/// A Glicko-2 rating as the API showed it. The floats are kept exactly: serde_json writes
+/// the shortest form that reads back as the same number (`float_roundtrip` reads it so).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RatingRecord {
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+    pub games: u32,
+    pub last_rated_time: Option<TimeRecord>,
+    pub provisional: bool,
+}
+
+impl RatingRecord {
+    pub fn of(rating: &pb::Rating) -> Self {
+        Self {
+            rating: rating.rating,
+            deviation: rating.deviation,
+            volatility: rating.volatility,
+            games: rating.games,
+            last_rated_time: TimeRecord::of(rating.last_rated_time.as_ref()),
+            provisional: rating.provisional,
+        }
+    }
+}
+
+/// One rated result of a bot, as `ListRatingChanges` and `match_finished` showed it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RatingChangeRecord {
+    pub match_id: String,
+    pub pool: String,
+    pub bot_id: String,
+    pub opponent_id: String,
+    /// `MatchOutcome` by its proto name.
+    pub outcome: String,
+    pub before: Option<RatingRecord>,
+    pub after: Option<RatingRecord>,
+    pub time: Option<TimeRecord>,
+}
+
+impl RatingChangeRecord {
+    pub fn of(change: &pb::RatingChange) -> Self {
+        Self {
+            match_id: change.match_id.clone(),
+            pool: change.pool.clone(),
+            bot_id: change.bot_id.clone(),
+            opponent_id: change.opponent_id.clone(),
+            outcome: change.outcome().as_str_name().to_owned(),
+            before: change.before.as_ref().map(RatingRecord::of),
+            after: change.after.as_ref().map(RatingRecord::of),
+            time: TimeRecord::of(change.time.as_ref()),
+        }
+    }
+}
+
+/// A bot's acceptance policy as `GetAcceptancePolicy` showed it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PolicyRecord {
+    pub variants: Vec<String>,
+    pub rated_only: bool,
+    pub casual_only: bool,
+    /// `SpeedClass`es by their proto names.
+    pub speeds: Vec<String>,
+    pub min_rating: f64,
+    pub max_rating: f64,
+}
+
+impl PolicyRecord {
+    pub fn of(policy: &pb::AcceptancePolicy) -> Self {
+        Self {
+            variants: policy.variants.clone(),
+            rated_only: policy.rated_only,
+            casual_only: policy.casual_only,
+            speeds: policy
+                .speeds
+                .iter()
+                .map(|&s| {
+                    pb::SpeedClass::try_from(s)
+                        .map_or_else(|_| s.to_string(), |s| s.as_str_name().to_owned())
+                })
+                .collect(),
+            min_rating: policy.min_rating,
+            max_rating: policy.max_rating,
+        }
+    }
+}
+
+/// A queue ticket as `ListTickets` showed it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TicketRecord {
+    pub ticket_id: String,
+    pub pool: String,
+    pub terms: Option<TermsRecord>,
+    pub enter_time: Option<TimeRecord>,
+    /// `TicketStatus` by its proto name.
+    pub status: String,
+    pub match_id: String,
+}
+
+impl TicketRecord {
+    pub fn of(ticket: &pb::Ticket) -> Self {
+        Self {
+            ticket_id: ticket.ticket_id.clone(),
+            pool: ticket.pool.clone(),
+            terms: ticket.terms.as_ref().map(TermsRecord::of),
+            enter_time: TimeRecord::of(ticket.enter_time.as_ref()),
+            status: ticket.status().as_str_name().to_owned(),
+            match_id: ticket.match_id.clone(),
+        }
+    }
+}
+
+/// What the league held when the fixture was written. Bots are named as in
+/// [`Manifest::bots`]; every bot's inbox is recorded there.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LeagueRecord {
+    /// The bot with an acceptance policy, and the policy.
+    pub policy_bot: String,
+    pub policy: PolicyRecord,
+    /// Every challenge made, by what it is for (`rated-played`, `casual-played`, `declined`,
+    /// `cancelled`, `open`, `unjoined`), as `GetChallenge` showed it last.
+    pub challenges: BTreeMap<String, ChallengeRecord>,
+    /// The one waiting ticket: its bot, and the ticket as `ListTickets` showed it.
+    pub waiting_bot: String,
+    pub waiting_ticket: TicketRecord,
+    /// The assigned match one bot joined and the other did not (yet).
+    pub unjoined: UnjoinedRecord,
+    /// Per bot with a rating: `GetRatings` (the deviation aged to when it was asked).
+    pub ratings: BTreeMap<String, Vec<(String, RatingRecord)>>,
+    /// Per bot with a rating: `ListRatingChanges`, as listed.
+    pub rating_changes: BTreeMap<String, Vec<RatingChangeRecord>>,
+}
+
+/// An assigned match with one seat taken and the other still reserved.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnjoinedRecord {
+    pub match_id: String,
+    pub variant_id: String,
+    /// By seat, the bot it is reserved for.
+    pub seats: BTreeMap<String, String>,
+    /// The bot that took its seat.
+    pub joined: String,
+    /// The bot that did not.
+    pub absent: String,
+    pub show_up_by: Option<TimeRecord>,
 }
 
 /// By seat, the non-empty `SeatInfo.bot_id`s of a match summary.

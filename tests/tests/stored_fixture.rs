@@ -1,19 +1,22 @@
 //! A database written by an earlier server opens in this one and every match in it carries on.
 //!
-//! `fixtures/store-v2/`, `fixtures/store-v4/`, `fixtures/store-v6/`, `fixtures/store-v7/` and
-//! `fixtures/store-v8/` each hold a database written by the server of its time (schema 2, with
-//! actions and events as wire messages; schema 4, those in the match core's own format; schema
-//! 6, summaries and setups too; schema 7, bots and their API keys, and matches whose seats bots
-//! hold; schema 8, each bot's inbox and what the leagues' follower learned of the lifecycle
-//! feed), and a manifest of what the public API showed of each match when it was written (see
-//! their READMEs). This server, started on a copy of any of them, must show every match as it
-//! was (status, seats, the bots holding them, numbering, turn, position, legal actions, hidden
-//! drafts, draw offer, result, chance), answer each recorded client action id as a duplicate,
-//! replay every finished match so that it verifies, and let every unfinished one be played to
-//! its end, a bot's seat with its bot's key. It must also take every stored key that was live
-//! as its bot's, go on refusing the revoked one, keep each bot's inbox as it was and number what
-//! it adds after it. Everything goes through the public API (the SDK), so the test keeps holding
-//! later servers, whatever their storage format, to reading this one.
+//! `fixtures/store-v2/`, `fixtures/store-v4/`, `fixtures/store-v6/`, `fixtures/store-v7/`,
+//! `fixtures/store-v8/` and `fixtures/store-v10/` each hold a database written by the server of
+//! its time (schema 2, with actions and events as wire messages; schema 4, those in the match
+//! core's own format; schema 6, summaries and setups too; schema 7, bots and their API keys, and
+//! matches whose seats bots hold; schema 8, each bot's inbox and what the leagues' follower
+//! learned of the lifecycle feed; schema 10, the leagues' challenges, acceptance policies,
+//! assigned matches, queue tickets and ratings), and a manifest of what the public API showed of
+//! each match when it was written (see their READMEs). This server, started on a copy of any of
+//! them, must show every match as it was (status, seats, the bots holding them, numbering, turn,
+//! position, legal actions, hidden drafts, draw offer, result, chance), answer each recorded
+//! client action id as a duplicate, replay every finished match so that it verifies, and let
+//! every unfinished one be played to its end, a bot's seat with its bot's key. It must also take
+//! every stored key that was live as its bot's, go on refusing the revoked one, keep each bot's
+//! inbox as it was and number what it adds after it, and keep the league as it was: challenges,
+//! policy, ratings and their changes, the waiting ticket and the assigned match still to be
+//! joined. Everything goes through the public API (the SDK), so the test keeps holding later
+//! servers, whatever their storage format, to reading this one.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -26,8 +29,9 @@ use pitchmate_client::{
     Choice, Client, ClientError, RandomChoice, SeatHandle, pb, play, verify_replay,
 };
 use pitchmate_e2e::fixture::{
-    BotRecord, HiddenRecord, InboxItemRecord, KeyRecord, Manifest, ResultRecord, State,
-    StoredMatch, TurnRecord, bot_ids, hex,
+    BotRecord, ChallengeRecord, HiddenRecord, InboxItemRecord, KeyRecord, LeagueRecord, Manifest,
+    PolicyRecord, RatingChangeRecord, RatingRecord, ResultRecord, State, StoredMatch, TicketRecord,
+    TimeRecord, TurnRecord, bot_ids, hex,
 };
 use pitchmate_e2e::{TestServer, history_so_far};
 
@@ -41,6 +45,9 @@ const STORE_V6: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/store-v6")
 const STORE_V7: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/store-v7");
 /// Schema 8: each bot's inbox, and the leagues' follower's cursor and bot seats.
 const STORE_V8: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/store-v8");
+/// Schema 10: the leagues: challenges, acceptance policies, assigned matches, the matchmaking
+/// queue and Glicko-2 ratings.
+const STORE_V10: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/store-v10");
 
 /// How far from the stored deadline the clock may be read either way: the test's own clock
 /// and the moment the server handles the deadline may differ by this much.
@@ -374,7 +381,19 @@ async fn check_listing(client: &Client, manifest: &Manifest) {
         page_token = page.next_page_token;
     }
     let ids: BTreeSet<&String> = listed.keys().collect();
-    let stored: BTreeSet<&String> = manifest.matches.iter().map(|m| &m.match_id).collect();
+    // The matches the league assigned are listed too (the test of the league checks them).
+    let assigned = manifest
+        .league
+        .iter()
+        .flat_map(|league| league.challenges.values())
+        .map(|c| &c.match_id)
+        .filter(|id| !id.is_empty());
+    let stored: BTreeSet<&String> = manifest
+        .matches
+        .iter()
+        .map(|m| &m.match_id)
+        .chain(assigned)
+        .collect();
     assert_eq!(ids, stored, "the listing holds the fixture's matches");
     for m in &manifest.matches {
         // A clock that ran out plays a default: the match stays active either way.
@@ -457,6 +476,11 @@ async fn a_schema_7_database_opens_as_it_was_and_every_unfinished_match_plays_to
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_schema_8_database_opens_as_it_was_and_every_unfinished_match_plays_to_its_end() {
     opens_as_it_was_and_plays_to_the_end(STORE_V8).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_schema_10_database_opens_as_it_was_and_every_unfinished_match_plays_to_its_end() {
+    opens_as_it_was_and_plays_to_the_end(STORE_V10).await;
 }
 
 async fn opens_as_it_was_and_plays_to_the_end(fixture: &str) {
@@ -560,6 +584,11 @@ async fn waiting_matches_stored_with_schema_8_expire() {
     waiting_matches_expire(STORE_V8).await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn waiting_matches_stored_with_schema_10_expire() {
+    waiting_matches_expire(STORE_V10).await;
+}
+
 async fn waiting_matches_expire(fixture: &str) {
     let manifest = manifest(fixture);
     let server = TestServer::start_on_copy_of(&Path::new(fixture).join("data"), |settings| {
@@ -643,6 +672,11 @@ async fn a_schema_7_database_keeps_its_bots_and_their_keys() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_schema_8_database_keeps_its_bots_and_their_keys() {
     keeps_its_bots_and_their_keys(STORE_V8).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_schema_10_database_keeps_its_bots_and_their_keys() {
+    keeps_its_bots_and_their_keys(STORE_V10).await;
 }
 
 async fn keeps_its_bots_and_their_keys(fixture: &str) {
@@ -1057,6 +1091,546 @@ async fn keeps_each_bots_inbox(fixture: &str) {
             (recorded.oldest_seq, after + played.len() as u64, still),
             "{name}: where the inbox stands after"
         );
+    }
+    server.stop().await;
+}
+
+/// Whether `deadline` has passed, as the test's clock tells: `Some(false)` while it is more
+/// than `CLOCK_MARGIN` ahead, `Some(true)` once it is more than that behind, `None` in
+/// between.
+fn passed(deadline: Option<TimeRecord>) -> Option<bool> {
+    let deadline = deadline.expect("a deadline").seconds;
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("after 1970")
+        .as_secs() as i64;
+    let margin = CLOCK_MARGIN.as_secs() as i64;
+    if now < deadline - margin {
+        Some(false)
+    } else if now > deadline + margin {
+        Some(true)
+    } else {
+        None
+    }
+}
+
+/// The first item after `after_seq` in `bot`'s inbox that `wanted` picks.
+async fn told(
+    inboxes: &mut InboxServiceClient<tonic::transport::Channel>,
+    bot: &BotRecord,
+    after_seq: u64,
+    what: &str,
+    wanted: impl Fn(&InboxItemRecord) -> bool,
+) -> InboxItemRecord {
+    let name = &bot.name;
+    let mut stream = inboxes
+        .watch_inbox(with_key(
+            &bot.play_key().secret,
+            pb::WatchInboxRequest { after_seq },
+        ))
+        .await
+        .unwrap_or_else(|e| panic!("{name}: watch after {after_seq}: {e}"))
+        .into_inner();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let message = tokio::time::timeout_at(deadline, stream.message())
+            .await
+            .unwrap_or_else(|_| panic!("{name}: never told {what}"))
+            .unwrap_or_else(|e| panic!("{name}: the inbox stream: {e}"))
+            .unwrap_or_else(|| panic!("{name}: the inbox stream ended"));
+        if let Some(InboxKind::Item(item)) = message.kind {
+            let record = InboxItemRecord::of(&item).expect("an item of a kind");
+            if wanted(&record) {
+                return record;
+            }
+        }
+    }
+}
+
+/// `pitchmate recompute-ratings`, on a copy of the fixture's data directory of its own:
+/// replaying the stored rated results gives exactly the stored live ratings.
+async fn check_recomputed_ratings(data: &Path) {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let dir = std::env::temp_dir().join(format!(
+        "pitchmate-e2e-recompute-{}-{nanos}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(data.join("pitchmate.db"), dir.join("pitchmate.db")).unwrap();
+    let cli = pitchmate_server::config::Cli {
+        data_dir: Some(dir.clone()),
+        ..Default::default()
+    };
+    let settings = pitchmate_server::Settings::from_layers(&cli, Default::default()).unwrap();
+    let report = pitchmate_server::server::recompute_ratings(&settings)
+        .await
+        .unwrap_or_else(|e| panic!("recompute ratings: {e}"));
+    assert_eq!(
+        (report.pools, report.matches, report.ratings),
+        (1, 1, 2),
+        "one rated match in one pool, two bots rated"
+    );
+    assert!(
+        report.differences.is_empty(),
+        "every live rating is what the results give: {:?}",
+        report.differences
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// The league stored with schema 10 outlasts the server that wrote it: each bot's inbox holds
+/// exactly the recorded items (challenges received and resolved, matches assigned and finished,
+/// a rated one with its rating change); every challenge shows as it was, the open one can still
+/// be accepted and assigns a match both bots hear of (once its seven days are over, it shows
+/// expired instead, and both bots heard so); the acceptance policy, the ratings and their
+/// changes are as recorded and recomputing them from the results changes nothing; the waiting
+/// ticket still waits and pairs with a new one of another bot; and the assigned match its absent
+/// bot never joined is joined by it with its key and played to its end (once its show-up
+/// deadline is over, it ended as a no-show instead).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_schema_10_database_keeps_its_league_and_plays_on() {
+    let manifest = manifest(STORE_V10);
+    let league: &LeagueRecord = manifest.league.as_ref().expect("the fixture has a league");
+    let data = Path::new(STORE_V10).join("data");
+    check_recomputed_ratings(&data).await;
+
+    let server = TestServer::start_on_copy_of(&data, |settings| {
+        settings.limits.expire_unstarted_secs = 0;
+        settings.stream.heartbeat_secs = 1;
+    })
+    .await;
+    let client = server.client().await;
+    let mut inboxes = InboxServiceClient::connect(server.url()).await.unwrap();
+    let mut challenges = client.challenges();
+
+    // Too close to a deadline to tell what the server must show: wait until it has passed.
+    let open = &league.challenges["open"];
+    let unjoined = &league.unjoined;
+    for deadline in [open.expire_time, unjoined.show_up_by] {
+        if passed(deadline).is_none() {
+            tokio::time::sleep(2 * CLOCK_MARGIN).await;
+        }
+    }
+    let expired = passed(open.expire_time) == Some(true);
+    let no_show = passed(unjoined.show_up_by) == Some(true);
+    // What the server adds to the stored inboxes on its own once a deadline is over.
+    let mut added: BTreeMap<&str, Vec<(&str, &str)>> = BTreeMap::new();
+    if expired {
+        for bot in [&open.challenger_name, &open.target_name] {
+            let item = ("challenge_resolved", open.challenge_id.as_str());
+            added.entry(bot.as_str()).or_default().push(item);
+        }
+    }
+    if no_show {
+        for bot in [&unjoined.joined, &unjoined.absent] {
+            let item = ("match_finished", unjoined.match_id.as_str());
+            added.entry(bot.as_str()).or_default().push(item);
+        }
+    }
+
+    // Every inbox from the start: the recorded items, then only what a deadline added.
+    for bot in &manifest.bots {
+        let (name, recorded) = (&bot.name, bot.inbox.as_ref().unwrap());
+        let more = added.get(name.as_str()).cloned().unwrap_or_default();
+        let items =
+            inbox_until_quiet(&mut inboxes, bot, 0, recorded.items.len() + more.len()).await;
+        assert_eq!(
+            items[..recorded.items.len()],
+            recorded.items[..],
+            "{name}: the inbox from the start"
+        );
+        let later: Vec<(&str, &str)> = items[recorded.items.len()..]
+            .iter()
+            .map(|i| {
+                let about = i
+                    .challenge
+                    .as_ref()
+                    .map_or(&i.match_id, |c| &c.challenge_id);
+                (i.kind.as_str(), about.as_str())
+            })
+            .collect();
+        let mut more = more;
+        let mut later = later;
+        more.sort();
+        later.sort();
+        assert_eq!(later, more, "{name}: what the deadlines added");
+        if added.is_empty() {
+            let snapshot = get_inbox(&mut inboxes, bot).await;
+            let live: Vec<String> = snapshot
+                .live_matches
+                .iter()
+                .map(|m| m.match_id.clone())
+                .collect();
+            assert_eq!(
+                (snapshot.oldest_seq, snapshot.newest_seq, &live),
+                (
+                    recorded.oldest_seq,
+                    recorded.newest_seq,
+                    &recorded.live_matches
+                ),
+                "{name}: where the inbox stands"
+            );
+        }
+    }
+    let newest = |name: &str| {
+        let bot = manifest.bot(name);
+        let more = added.get(name).map_or(0, Vec::len);
+        (bot, bot.inbox.as_ref().unwrap().newest_seq + more as u64)
+    };
+
+    // Every challenge as it was; the open one closed only by its expiry.
+    let any_key = &manifest.bot(&league.policy_bot).play_key().secret;
+    for (what, recorded) in &league.challenges {
+        let got = challenges
+            .get_challenge(with_key(
+                any_key,
+                pb::GetChallengeRequest {
+                    challenge_id: recorded.challenge_id.clone(),
+                },
+            ))
+            .await
+            .unwrap_or_else(|e| panic!("{what}: get challenge: {e}"))
+            .into_inner()
+            .challenge
+            .unwrap();
+        let expected = if what == "open" && expired {
+            ChallengeRecord {
+                status: "CHALLENGE_STATUS_EXPIRED".to_owned(),
+                ..recorded.clone()
+            }
+        } else {
+            recorded.clone()
+        };
+        assert_eq!(ChallengeRecord::of(&got), expected, "{what}");
+    }
+    let shown = |what: &str| {
+        let c = &league.challenges[what];
+        (
+            c.status.as_str(),
+            c.decline_reason.as_str(),
+            c.match_id.is_empty(),
+        )
+    };
+    assert_eq!(
+        shown("declined"),
+        ("CHALLENGE_STATUS_DECLINED", "DECLINE_REASON_LATER", true)
+    );
+    assert_eq!(
+        shown("declined-by-policy"),
+        (
+            "CHALLENGE_STATUS_DECLINED",
+            "DECLINE_REASON_RATED_ONLY",
+            true
+        )
+    );
+    assert_eq!(
+        shown("cancelled"),
+        (
+            "CHALLENGE_STATUS_CANCELLED",
+            "DECLINE_REASON_UNSPECIFIED",
+            true
+        )
+    );
+    assert_eq!(
+        shown("open"),
+        ("CHALLENGE_STATUS_OPEN", "DECLINE_REASON_UNSPECIFIED", true)
+    );
+    for what in ["rated-played", "casual-played", "unjoined"] {
+        assert_eq!(shown(what).0, "CHALLENGE_STATUS_ACCEPTED", "{what}");
+    }
+
+    let policy_bot = manifest.bot(&league.policy_bot);
+    let policy = challenges
+        .get_acceptance_policy(with_key(
+            &policy_bot.play_key().secret,
+            pb::GetAcceptancePolicyRequest {
+                bot_id: policy_bot.bot_id.clone(),
+            },
+        ))
+        .await
+        .unwrap()
+        .into_inner()
+        .policy
+        .unwrap();
+    assert_eq!(PolicyRecord::of(&policy), league.policy, "the policy");
+
+    // The ratings as recorded, but for the deviation, which grows with the days since the
+    // bot last played; and every change exactly.
+    let mut ratings = client.ratings();
+    for (name, recorded) in &league.ratings {
+        let bot = manifest.bot(name);
+        let got = ratings
+            .get_ratings(pb::GetRatingsRequest {
+                bot_id: bot.bot_id.clone(),
+            })
+            .await
+            .unwrap()
+            .into_inner()
+            .ratings;
+        assert_eq!(got.len(), recorded.len(), "{name}: its pools");
+        for (got, (pool, recorded)) in got.iter().zip(recorded) {
+            let now = RatingRecord::of(got.rating.as_ref().unwrap());
+            assert_eq!(&got.pool, pool, "{name}");
+            assert!(
+                (recorded.deviation..=350.0).contains(&now.deviation),
+                "{name}: the deviation {} ages from {}",
+                now.deviation,
+                recorded.deviation
+            );
+            assert_eq!(
+                RatingRecord {
+                    deviation: recorded.deviation,
+                    ..now
+                },
+                *recorded,
+                "{name}: {pool}"
+            );
+        }
+        let changes = ratings
+            .list_rating_changes(pb::ListRatingChangesRequest {
+                bot_id: bot.bot_id.clone(),
+                page_size: 100,
+                page_token: String::new(),
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        let changes: Vec<RatingChangeRecord> =
+            changes.changes.iter().map(RatingChangeRecord::of).collect();
+        assert_eq!(
+            &changes, &league.rating_changes[name],
+            "{name}: its changes"
+        );
+    }
+    let rated = &league.challenges["rated-played"];
+    for name in [&rated.challenger_name, &rated.target_name] {
+        let changes = &league.rating_changes[name];
+        assert_eq!(changes.len(), 1, "{name}: rated once");
+        assert_eq!(changes[0].match_id, rated.match_id, "{name}");
+        let finished = manifest
+            .bot(name)
+            .inbox
+            .as_ref()
+            .unwrap()
+            .items
+            .iter()
+            .find(|i| i.kind == "match_finished" && i.match_id == rated.match_id);
+        assert_eq!(
+            finished.and_then(|i| i.rating_change.as_ref()),
+            Some(&changes[0]),
+            "{name}: the inbox told of the change"
+        );
+    }
+
+    // The waiting ticket waits, and pairs with a new one of another bot.
+    let waiter = manifest.bot(&league.waiting_bot);
+    let mut queue = client.queue();
+    let waiting = queue
+        .list_tickets(with_key(
+            &waiter.play_key().secret,
+            pb::ListTicketsRequest { waiting_only: true },
+        ))
+        .await
+        .unwrap()
+        .into_inner()
+        .tickets;
+    let recorded: Vec<TicketRecord> = waiting.iter().map(TicketRecord::of).collect();
+    assert_eq!(
+        recorded,
+        vec![league.waiting_ticket.clone()],
+        "still waiting"
+    );
+    let other = manifest.bot(&rated.challenger_name);
+    let entered = queue
+        .enter_queue(with_key(
+            &other.play_key().secret,
+            pb::EnterQueueRequest {
+                terms: waiting[0].terms.clone(),
+            },
+        ))
+        .await
+        .unwrap()
+        .into_inner()
+        .ticket
+        .unwrap();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    let paired = loop {
+        let tickets = queue
+            .list_tickets(with_key(
+                &waiter.play_key().secret,
+                pb::ListTicketsRequest {
+                    waiting_only: false,
+                },
+            ))
+            .await
+            .unwrap()
+            .into_inner()
+            .tickets;
+        let ticket = tickets
+            .iter()
+            .find(|t| t.ticket_id == league.waiting_ticket.ticket_id)
+            .unwrap();
+        if ticket.status() == pb::TicketStatus::Paired {
+            break ticket.match_id.clone();
+        }
+        assert!(tokio::time::Instant::now() < deadline, "never paired");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    let theirs = queue
+        .list_tickets(with_key(
+            &other.play_key().secret,
+            pb::ListTicketsRequest {
+                waiting_only: false,
+            },
+        ))
+        .await
+        .unwrap()
+        .into_inner()
+        .tickets;
+    let theirs = theirs
+        .iter()
+        .find(|t| t.ticket_id == entered.ticket_id)
+        .unwrap();
+    assert_eq!(
+        (theirs.status(), theirs.match_id.as_str()),
+        (pb::TicketStatus::Paired, paired.as_str()),
+        "paired with each other"
+    );
+    for name in [&waiter.name, &other.name] {
+        let (bot, after) = newest(name);
+        told(&mut inboxes, bot, after, "of the pairing's match", |i| {
+            i.kind == "match_assigned" && i.match_id == paired
+        })
+        .await;
+    }
+
+    // The open challenge can still be accepted, and assigns a match both bots hear of.
+    if !expired {
+        let target = manifest.bot(&open.target_name);
+        let accepted = challenges
+            .accept_challenge(with_key(
+                &target.play_key().secret,
+                pb::AcceptChallengeRequest {
+                    challenge_id: open.challenge_id.clone(),
+                },
+            ))
+            .await
+            .unwrap_or_else(|e| panic!("accept the open challenge: {e}"))
+            .into_inner()
+            .challenge
+            .unwrap();
+        assert_eq!(accepted.status(), pb::ChallengeStatus::Accepted);
+        assert_eq!(accepted.responder_id, target.bot_id);
+        let match_id = accepted.match_id.clone();
+        assert!(!match_id.is_empty(), "the acceptance assigns a match");
+        for name in [&open.challenger_name, &open.target_name] {
+            let (bot, after) = newest(name);
+            let resolved = told(&mut inboxes, bot, after, "of the acceptance", |i| {
+                i.kind == "challenge_resolved"
+                    && i.challenge.as_ref().map(|c| c.challenge_id.as_str())
+                        == Some(open.challenge_id.as_str())
+            })
+            .await;
+            assert_eq!(
+                resolved.challenge.map(|c| (c.status, c.match_id)),
+                Some(("CHALLENGE_STATUS_ACCEPTED".to_owned(), match_id.clone())),
+                "{name}"
+            );
+            told(&mut inboxes, bot, after, "of the assigned match", |i| {
+                i.kind == "match_assigned" && i.match_id == match_id
+            })
+            .await;
+        }
+    }
+
+    // The absent bot shows up with its key and the match plays to its end; after its
+    // deadline, it lost by not showing up.
+    let seat_of = |bot: &str| {
+        unjoined
+            .seats
+            .iter()
+            .find_map(|(seat, b)| (b == bot).then(|| seat.clone()))
+            .unwrap()
+    };
+    let (joined, absent) = (
+        manifest.bot(&unjoined.joined),
+        manifest.bot(&unjoined.absent),
+    );
+    let summary = client
+        .get_match(&unjoined.match_id, None)
+        .await
+        .unwrap()
+        .r#match
+        .unwrap();
+    if no_show {
+        let result = summary.result.unwrap();
+        assert_eq!(
+            (result.reason(), result.winner),
+            (pb::ResultReason::NoShow, seat_of(&joined.name)),
+            "the absent bot forfeited"
+        );
+    } else {
+        let occupied: BTreeMap<String, bool> = summary
+            .seats
+            .iter()
+            .map(|s| (s.seat.clone(), s.occupied))
+            .collect();
+        assert_eq!(
+            occupied,
+            [
+                (seat_of(&joined.name), true),
+                (seat_of(&absent.name), false)
+            ]
+            .into_iter()
+            .collect(),
+            "one seat taken"
+        );
+        assert_eq!(
+            summary.status(),
+            pb::MatchStatus::Waiting,
+            "for its absent bot"
+        );
+        let shown_up = client
+            .join_as_bot(
+                &unjoined.match_id,
+                Some(&seat_of(&absent.name)),
+                &absent.play_key().secret,
+            )
+            .await
+            .unwrap_or_else(|e| panic!("{} shows up: {e}", absent.name));
+        let seats = vec![
+            SeatHandle {
+                match_id: unjoined.match_id.clone(),
+                seat: seat_of(&joined.name),
+                token: joined.play_key().secret.clone(),
+            },
+            shown_up,
+        ];
+        let players: Vec<_> = seats
+            .into_iter()
+            .enumerate()
+            .map(|(i, seat)| {
+                let client = client.clone();
+                tokio::spawn(async move {
+                    play(&client, &seat, &mut RandomChoice::seeded(i as u64 + 3)).await
+                })
+            })
+            .collect();
+        for player in players {
+            let result = player.await.unwrap().expect("the bots play to the end");
+            assert_eq!(result.reason(), pb::ResultReason::Rules, "{result:?}");
+        }
+        for bot in [joined, absent] {
+            let (bot, after) = newest(&bot.name);
+            let item = told(&mut inboxes, bot, after, "of the end", |i| {
+                i.kind == "match_finished" && i.match_id == unjoined.match_id
+            })
+            .await;
+            assert_eq!(item.variant_id, unjoined.variant_id);
+        }
+        client.verify_match(&unjoined.match_id).await.unwrap();
     }
     server.stop().await;
 }

@@ -13,16 +13,17 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use clap::Parser;
 use pitchmate_client::pb::match_event::Kind;
 use pitchmate_client::{
-    Bot, Choice, Client, ClientError, NewMatch, RandomChoice, SeatHandle, pb, play,
+    Bot, Choice, Client, ClientError, NewMatch, RandomChoice, SeatHandle, authorized, pb, play,
 };
 use pitchmate_e2e::fixture::{
-    BotRecord, ClockRecord, HiddenRecord, InboxItemRecord, InboxRecord, KeyRecord, Manifest,
-    ResultRecord, Retry, SeatRecord, Seen, State, StoredMatch, TurnRecord, bot_ids, hex,
+    BotRecord, ChallengeRecord, ClockRecord, HiddenRecord, InboxItemRecord, InboxRecord, KeyRecord,
+    LeagueRecord, Manifest, PolicyRecord, RatingChangeRecord, RatingRecord, ResultRecord, Retry,
+    SeatRecord, Seen, State, StoredMatch, TicketRecord, TurnRecord, UnjoinedRecord, bot_ids, hex,
 };
 use pitchmate_e2e::history_so_far;
 
@@ -863,10 +864,12 @@ async fn generate(client: Client, server: &str) -> Manifest {
     claim_when_away(&client, &home, Duration::from_secs(20)).await;
     made.push(g.record(m).await);
 
-    let bots = bot_matches(g, server, &mut made).await;
+    let mut bots = bot_matches(g, server, &mut made).await;
+    let league = league(g, &mut bots).await;
     Manifest {
         matches: made,
         bots,
+        league: Some(league),
     }
 }
 
@@ -1169,6 +1172,583 @@ async fn record_inboxes(server: &str, made: &[StoredMatch], records: &mut [BotRe
                 .map(|m| m.match_id)
                 .collect(),
         });
+    }
+}
+
+/// The league's bots. `POLICY` answers challenges by its acceptance policy; the others answer
+/// by hand. Each holds at most one live match at a time (a new bot's `max_concurrent` is 1).
+const POLICY: &str = "league-policy";
+const RATED: &str = "league-rated";
+const CHALLENGER: &str = "league-challenger";
+const TARGET: &str = "league-target";
+const WAITER: &str = "league-waiter";
+const SHOWED_UP: &str = "league-showed-up";
+const ABSENT: &str = "league-absent";
+const LEAGUE_BOTS: [&str; 7] = [POLICY, RATED, CHALLENGER, TARGET, WAITER, SHOWED_UP, ABSENT];
+
+/// The open challenge waits the longest the API allows.
+const OPEN_FOR: Duration = Duration::from_secs(7 * 24 * 60 * 60);
+
+/// Terms of a short game of `variant`, the challenger's seat `seat`.
+fn terms(variant: &str, rated: bool, seat: pb::SeatPreference) -> pb::MatchTerms {
+    pb::MatchTerms {
+        variant_id: variant.to_owned(),
+        options: short(variant).options,
+        rated,
+        seat: seat as i32,
+        ..Default::default()
+    }
+}
+
+/// `message` with `key` as `authorization: Bearer`.
+fn keyed<T>(key: &str, message: T) -> tonic::Request<T> {
+    authorized(message, key).expect("a key fits in a header")
+}
+
+/// The league's bots by name: id and first key.
+struct LeagueBots {
+    client: Client,
+    ids: BTreeMap<&'static str, String>,
+    keys: BTreeMap<&'static str, KeyRecord>,
+}
+
+impl LeagueBots {
+    fn key(&self, bot: &str) -> &str {
+        &self.keys[bot].secret
+    }
+
+    async fn challenge(
+        &self,
+        by: &str,
+        target: &str,
+        terms: pb::MatchTerms,
+        expires_in: Option<Duration>,
+    ) -> pb::Challenge {
+        self.client
+            .challenges()
+            .create_challenge(keyed(
+                self.key(by),
+                pb::CreateChallengeRequest {
+                    target: target.to_owned(),
+                    terms: Some(terms),
+                    expires_in: expires_in.and_then(duration),
+                },
+            ))
+            .await
+            .unwrap_or_else(|e| panic!("{by} challenges {target}: {e}"))
+            .into_inner()
+            .challenge
+            .expect("the answer shows the challenge")
+    }
+
+    async fn get_challenge(&self, bot: &str, challenge_id: &str) -> pb::Challenge {
+        self.client
+            .challenges()
+            .get_challenge(keyed(
+                self.key(bot),
+                pb::GetChallengeRequest {
+                    challenge_id: challenge_id.to_owned(),
+                },
+            ))
+            .await
+            .unwrap_or_else(|e| panic!("get challenge {challenge_id}: {e}"))
+            .into_inner()
+            .challenge
+            .expect("the answer shows the challenge")
+    }
+
+    /// The first item of `bot`'s inbox, from the start, that `wanted` picks.
+    async fn wait_item(
+        &self,
+        bot: &str,
+        what: &str,
+        wanted: impl Fn(&InboxItemRecord) -> bool,
+    ) -> InboxItemRecord {
+        let mut stream = self
+            .client
+            .watch_inbox(self.key(bot), 0)
+            .await
+            .unwrap_or_else(|e| panic!("{bot}: watch inbox: {e}"));
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+        loop {
+            let message = tokio::time::timeout_at(deadline, stream.message())
+                .await
+                .unwrap_or_else(|_| panic!("{bot}: never told {what}"))
+                .unwrap_or_else(|e| panic!("{bot}: watch inbox: {e}"))
+                .unwrap_or_else(|| panic!("{bot}: the inbox stream ended"));
+            if let Some(pb::watch_inbox_response::Kind::Item(item)) = message.kind {
+                let record = InboxItemRecord::of(&item).expect("an item of a kind");
+                if wanted(&record) {
+                    return record;
+                }
+            }
+        }
+    }
+
+    /// The seat `bot` was assigned in `match_id`, once its inbox tells of it.
+    async fn assigned_seat(&self, bot: &str, match_id: &str) -> InboxItemRecord {
+        self.wait_item(bot, "of its assigned match", |item| {
+            item.kind == "match_assigned" && item.match_id == match_id
+        })
+        .await
+    }
+
+    /// Waits until `bot`'s inbox tells of the end of `match_id`.
+    async fn finished(&self, bot: &str, match_id: &str) -> InboxItemRecord {
+        self.wait_item(bot, "of its match's end", |item| {
+            item.kind == "match_finished" && item.match_id == match_id
+        })
+        .await
+    }
+}
+
+/// Plays the match an accepted challenge assigned to `home` and `away` to its end, each bot
+/// joining its reserved seat with its key, and waits until both inboxes tell of the end.
+async fn play_assigned(
+    g: &mut Generator,
+    league: &LeagueBots,
+    name: &'static str,
+    challenge: &pb::Challenge,
+) {
+    let match_id = challenge.match_id.clone();
+    assert!(!match_id.is_empty(), "{name}: accepted without a match");
+    let mut making = Making {
+        name,
+        state: State::EndedByRules,
+        match_id: match_id.clone(),
+        client_seed: None,
+        seats: Vec::new(),
+        retry: None,
+        clock_seat: None,
+        submitted: 0,
+        bot_seats: BTreeMap::new(),
+    };
+    let bots = [
+        challenge.challenger_name.clone(),
+        challenge.target_name.clone(),
+    ];
+    for bot in &bots {
+        let seat = league.assigned_seat(bot, &match_id).await.seat;
+        g.join_bot(&mut making, &seat, bot, league.key(bot)).await;
+    }
+    g.play_to_end(&mut making).await;
+    for bot in &bots {
+        league.finished(bot, &match_id).await;
+    }
+}
+
+/// Registers the league's bots and leaves, through their keys alone: a rated challenge the
+/// policy bot's policy accepted, played to its end (both ratings moved once); a casual one
+/// accepted by hand and played; one declined by hand and one by the policy; one cancelled; one
+/// open for seven days; a waiting ticket of one bot; and an assigned match only one of its two
+/// bots joined (the server's `bots.show_up_secs` must be long, see the README). Every league
+/// bot is added to `records`, with its inbox.
+async fn league(g: &mut Generator, records: &mut Vec<BotRecord>) -> LeagueRecord {
+    let client = g.client.clone();
+    let mut league = LeagueBots {
+        client: client.clone(),
+        ids: BTreeMap::new(),
+        keys: BTreeMap::new(),
+    };
+    for name in LEAGUE_BOTS {
+        let created = client
+            .bots()
+            .create_bot(pb::CreateBotRequest {
+                name: name.to_owned(),
+                owner: "store-fixture".to_owned(),
+                description: format!("{name} plays in the stored-match fixture's league"),
+                variants: vec!["kings-goal".to_owned(), "xfutebol".to_owned()],
+            })
+            .await
+            .unwrap_or_else(|e| panic!("create bot {name}: {e}"))
+            .into_inner();
+        let bot_id = created.bot.expect("the answer shows the bot").bot_id;
+        league.ids.insert(name, bot_id);
+        league
+            .keys
+            .insert(name, key_record(created.key, created.secret));
+    }
+
+    let policy = pb::AcceptancePolicy {
+        variants: vec!["xfutebol".to_owned()],
+        rated_only: true,
+        ..Default::default()
+    };
+    client
+        .challenges()
+        .set_acceptance_policy(keyed(
+            league.key(POLICY),
+            pb::SetAcceptancePolicyRequest {
+                bot_id: league.ids[POLICY].clone(),
+                policy: Some(policy),
+            },
+        ))
+        .await
+        .unwrap_or_else(|e| panic!("set the acceptance policy: {e}"));
+
+    let mut challenges: BTreeMap<String, String> = BTreeMap::new();
+
+    // Rated, accepted at once by the policy, played to its end.
+    let rated = league
+        .challenge(
+            RATED,
+            POLICY,
+            terms("xfutebol", true, pb::SeatPreference::First),
+            None,
+        )
+        .await;
+    assert_eq!(rated.status(), pb::ChallengeStatus::Accepted, "the policy");
+    play_assigned(g, &league, "league-rated-played", &rated).await;
+    for bot in [RATED, POLICY] {
+        let told = league.finished(bot, &rated.match_id).await;
+        assert!(told.rating_change.is_some(), "{bot}: a rated result");
+    }
+    challenges.insert("rated-played".to_owned(), rated.challenge_id);
+
+    // Casual, accepted by hand, played to its end.
+    let casual = league
+        .challenge(
+            CHALLENGER,
+            TARGET,
+            terms("kings-goal", false, pb::SeatPreference::Second),
+            None,
+        )
+        .await;
+    assert_eq!(casual.status(), pb::ChallengeStatus::Open);
+    let casual = client
+        .challenges()
+        .accept_challenge(keyed(
+            league.key(TARGET),
+            pb::AcceptChallengeRequest {
+                challenge_id: casual.challenge_id.clone(),
+            },
+        ))
+        .await
+        .unwrap_or_else(|e| panic!("accept the casual challenge: {e}"))
+        .into_inner()
+        .challenge
+        .expect("the answer shows the challenge");
+    play_assigned(g, &league, "league-casual-played", &casual).await;
+    challenges.insert("casual-played".to_owned(), casual.challenge_id);
+
+    // Declined by hand, with a reason.
+    let declined = league
+        .challenge(
+            RATED,
+            CHALLENGER,
+            terms("kings-goal", true, pb::SeatPreference::Unspecified),
+            None,
+        )
+        .await;
+    let declined = client
+        .challenges()
+        .decline_challenge(keyed(
+            league.key(CHALLENGER),
+            pb::DeclineChallengeRequest {
+                challenge_id: declined.challenge_id.clone(),
+                reason: pb::DeclineReason::Later as i32,
+            },
+        ))
+        .await
+        .unwrap_or_else(|e| panic!("decline: {e}"))
+        .into_inner()
+        .challenge
+        .expect("the answer shows the challenge");
+    assert_eq!(declined.status(), pb::ChallengeStatus::Declined);
+    challenges.insert("declined".to_owned(), declined.challenge_id);
+
+    // Declined by the policy: a casual game it does not play.
+    let refused = league
+        .challenge(
+            TARGET,
+            POLICY,
+            terms("xfutebol", false, pb::SeatPreference::Unspecified),
+            None,
+        )
+        .await;
+    assert_eq!(
+        (refused.status(), refused.decline_reason()),
+        (pb::ChallengeStatus::Declined, pb::DeclineReason::RatedOnly),
+        "the policy"
+    );
+    challenges.insert("declined-by-policy".to_owned(), refused.challenge_id);
+
+    // Cancelled by its challenger.
+    let cancelled = league
+        .challenge(
+            TARGET,
+            RATED,
+            terms("xfutebol", false, pb::SeatPreference::Unspecified),
+            None,
+        )
+        .await;
+    let cancelled = client
+        .challenges()
+        .cancel_challenge(keyed(
+            league.key(TARGET),
+            pb::CancelChallengeRequest {
+                challenge_id: cancelled.challenge_id.clone(),
+            },
+        ))
+        .await
+        .unwrap_or_else(|e| panic!("cancel: {e}"))
+        .into_inner()
+        .challenge
+        .expect("the answer shows the challenge");
+    assert_eq!(cancelled.status(), pb::ChallengeStatus::Cancelled);
+    challenges.insert("cancelled".to_owned(), cancelled.challenge_id);
+
+    // Open for seven days: the test accepts it (or, after that, finds it expired).
+    let open = league
+        .challenge(
+            CHALLENGER,
+            TARGET,
+            terms("xfutebol", false, pb::SeatPreference::First),
+            Some(OPEN_FOR),
+        )
+        .await;
+    assert_eq!(open.status(), pb::ChallengeStatus::Open);
+    challenges.insert("open".to_owned(), open.challenge_id);
+
+    // A ticket alone in its pool: it waits.
+    let ticket = client
+        .queue()
+        .enter_queue(keyed(
+            league.key(WAITER),
+            pb::EnterQueueRequest {
+                terms: Some(terms("xfutebol", false, pb::SeatPreference::Unspecified)),
+            },
+        ))
+        .await
+        .unwrap_or_else(|e| panic!("enter the queue: {e}"))
+        .into_inner()
+        .ticket
+        .expect("the answer shows the ticket");
+
+    // Assigned; one bot shows up, the other does not.
+    let unjoined = league
+        .challenge(
+            SHOWED_UP,
+            ABSENT,
+            terms("kings-goal", false, pb::SeatPreference::Unspecified),
+            None,
+        )
+        .await;
+    let unjoined = client
+        .challenges()
+        .accept_challenge(keyed(
+            league.key(ABSENT),
+            pb::AcceptChallengeRequest {
+                challenge_id: unjoined.challenge_id.clone(),
+            },
+        ))
+        .await
+        .unwrap_or_else(|e| panic!("accept the challenge left unjoined: {e}"))
+        .into_inner()
+        .challenge
+        .expect("the answer shows the challenge");
+    let match_id = unjoined.match_id.clone();
+    let showed = league.assigned_seat(SHOWED_UP, &match_id).await;
+    let absent = league.assigned_seat(ABSENT, &match_id).await;
+    client
+        .join_as_bot(&match_id, Some(&showed.seat), league.key(SHOWED_UP))
+        .await
+        .unwrap_or_else(|e| panic!("{SHOWED_UP} joins: {e}"));
+    let show_up_by = showed.assigned.as_ref().and_then(|a| a.show_up_by);
+    let week = SystemTime::now() + OPEN_FOR;
+    let week_secs = week
+        .duration_since(UNIX_EPOCH)
+        .expect("after 1970")
+        .as_secs() as i64;
+    assert!(
+        show_up_by.is_some_and(|t| t.seconds > week_secs),
+        "run the server with a long bots.show_up_secs: show up by {show_up_by:?}"
+    );
+    challenges.insert("unjoined".to_owned(), unjoined.challenge_id);
+    let unjoined = UnjoinedRecord {
+        match_id: match_id.clone(),
+        variant_id: showed.variant_id.clone(),
+        seats: [
+            (showed.seat.clone(), SHOWED_UP.to_owned()),
+            (absent.seat.clone(), ABSENT.to_owned()),
+        ]
+        .into_iter()
+        .collect(),
+        joined: SHOWED_UP.to_owned(),
+        absent: ABSENT.to_owned(),
+        show_up_by,
+    };
+
+    // Let the follower write what it has left to write (the join reaches the lifecycle feed
+    // and the follower within milliseconds), and the queue pass a few times over the ticket.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+
+    let mut recorded_challenges = BTreeMap::new();
+    for (what, challenge_id) in challenges {
+        let got = league.get_challenge(POLICY, &challenge_id).await;
+        recorded_challenges.insert(what, ChallengeRecord::of(&got));
+    }
+    assert_eq!(recorded_challenges["open"].status, "CHALLENGE_STATUS_OPEN");
+    let policy = client
+        .challenges()
+        .get_acceptance_policy(keyed(
+            league.key(POLICY),
+            pb::GetAcceptancePolicyRequest {
+                bot_id: league.ids[POLICY].clone(),
+            },
+        ))
+        .await
+        .unwrap_or_else(|e| panic!("get the acceptance policy: {e}"))
+        .into_inner()
+        .policy
+        .expect("the answer shows the policy");
+    let tickets = client
+        .queue()
+        .list_tickets(keyed(
+            league.key(WAITER),
+            pb::ListTicketsRequest {
+                waiting_only: false,
+            },
+        ))
+        .await
+        .unwrap_or_else(|e| panic!("list tickets: {e}"))
+        .into_inner()
+        .tickets;
+    assert_eq!(tickets.len(), 1, "{WAITER}: one ticket");
+    assert_eq!(tickets[0].ticket_id, ticket.ticket_id);
+    assert_eq!(tickets[0].status(), pb::TicketStatus::Waiting);
+    let waiting_ticket = TicketRecord::of(&tickets[0]);
+
+    let mut ratings = BTreeMap::new();
+    let mut rating_changes = BTreeMap::new();
+    for name in LEAGUE_BOTS {
+        let bot_id = league.ids[name].clone();
+        let got = client
+            .ratings()
+            .get_ratings(pb::GetRatingsRequest {
+                bot_id: bot_id.clone(),
+            })
+            .await
+            .unwrap_or_else(|e| panic!("{name}: get ratings: {e}"))
+            .into_inner();
+        let pools: Vec<(String, RatingRecord)> = got
+            .ratings
+            .iter()
+            .map(|r| {
+                (
+                    r.pool.clone(),
+                    RatingRecord::of(r.rating.as_ref().expect("a rating")),
+                )
+            })
+            .collect();
+        let changes = client
+            .ratings()
+            .list_rating_changes(pb::ListRatingChangesRequest {
+                bot_id,
+                page_size: 100,
+                page_token: String::new(),
+            })
+            .await
+            .unwrap_or_else(|e| panic!("{name}: list rating changes: {e}"))
+            .into_inner();
+        assert!(changes.next_page_token.is_empty(), "{name}: one page");
+        let changes: Vec<RatingChangeRecord> =
+            changes.changes.iter().map(RatingChangeRecord::of).collect();
+        let rated_bot = name == RATED || name == POLICY;
+        assert_eq!(pools.len(), usize::from(rated_bot), "{name}: its pools");
+        assert_eq!(changes.len(), usize::from(rated_bot), "{name}: its changes");
+        ratings.insert(name.to_owned(), pools);
+        rating_changes.insert(name.to_owned(), changes);
+    }
+
+    let mut league_records = Vec::new();
+    for name in LEAGUE_BOTS {
+        let bot = client
+            .bots()
+            .get_bot(pb::GetBotRequest {
+                bot_id: league.ids[name].clone(),
+                name: String::new(),
+            })
+            .await
+            .unwrap_or_else(|e| panic!("get bot {name}: {e}"))
+            .into_inner()
+            .bot
+            .expect("the answer shows the bot");
+        let inbox = league_inbox(&league, name).await;
+        league_records.push(BotRecord {
+            bot_id: bot.bot_id,
+            name: bot.name,
+            owner: bot.owner,
+            description: bot.description,
+            variants: bot.variants,
+            max_concurrent: bot.max_concurrent,
+            daily_cap: bot.daily_cap,
+            create_time_unix_secs: bot.create_time.map_or(0, |t| t.seconds),
+            keys: vec![league.keys[name].clone()],
+            inbox: Some(inbox),
+        });
+    }
+    records.extend(league_records);
+
+    LeagueRecord {
+        policy_bot: POLICY.to_owned(),
+        policy: PolicyRecord::of(&policy),
+        challenges: recorded_challenges,
+        waiting_bot: WAITER.to_owned(),
+        waiting_ticket,
+        unjoined,
+        ratings,
+        rating_changes,
+    }
+}
+
+/// A league bot's whole inbox, as WatchInbox from 0 sends it and GetInbox shows it, once it
+/// has stopped growing.
+async fn league_inbox(league: &LeagueBots, name: &str) -> InboxRecord {
+    let mut inboxes = league.client.inboxes();
+    let key = league.key(name).to_owned();
+    let snapshot = inboxes
+        .get_inbox(keyed(&key, pb::GetInboxRequest {}))
+        .await
+        .unwrap_or_else(|e| panic!("{name}: get inbox: {e}"))
+        .into_inner();
+    let mut stream = league
+        .client
+        .watch_inbox(&key, 0)
+        .await
+        .unwrap_or_else(|e| panic!("{name}: watch inbox: {e}"));
+    let mut items = Vec::new();
+    while (items.len() as u64) < snapshot.newest_seq {
+        let message = tokio::time::timeout(Duration::from_secs(10), stream.message())
+            .await
+            .unwrap_or_else(|_| panic!("{name}: the inbox sent {} items", items.len()))
+            .unwrap_or_else(|e| panic!("{name}: watch inbox: {e}"))
+            .unwrap_or_else(|| panic!("{name}: the inbox stream ended"));
+        if let Some(pb::watch_inbox_response::Kind::Item(item)) = message.kind {
+            items.push(InboxItemRecord::of(&item).expect("an item of a kind"));
+        }
+    }
+    let seqs: Vec<u64> = items.iter().map(|i| i.seq).collect();
+    assert_eq!(
+        seqs,
+        (1..=snapshot.newest_seq).collect::<Vec<_>>(),
+        "{name}"
+    );
+    let again = inboxes
+        .get_inbox(keyed(&key, pb::GetInboxRequest {}))
+        .await
+        .unwrap_or_else(|e| panic!("{name}: get inbox: {e}"))
+        .into_inner();
+    assert_eq!(again, snapshot, "{name}: the inbox stopped growing");
+    InboxRecord {
+        items,
+        oldest_seq: snapshot.oldest_seq,
+        newest_seq: snapshot.newest_seq,
+        live_matches: snapshot
+            .live_matches
+            .into_iter()
+            .map(|m| m.match_id)
+            .collect(),
     }
 }
 
