@@ -1263,13 +1263,15 @@ async fn a_schema_10_database_keeps_its_league_and_plays_on() {
                 .iter()
                 .map(|m| m.match_id.clone())
                 .collect();
+            // Servers after the fixture's also list a match assigned to the bot whose seat it
+            // has not taken: it still has to show up there.
+            let mut expected = recorded.live_matches.clone();
+            if *name == unjoined.absent {
+                expected.push(unjoined.match_id.clone());
+            }
             assert_eq!(
                 (snapshot.oldest_seq, snapshot.newest_seq, &live),
-                (
-                    recorded.oldest_seq,
-                    recorded.newest_seq,
-                    &recorded.live_matches
-                ),
+                (recorded.oldest_seq, recorded.newest_seq, &expected),
                 "{name}: where the inbox stands"
             );
         }

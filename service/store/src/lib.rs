@@ -735,6 +735,11 @@ impl Store {
         self.backend.assigned_matches(state).await
     }
 
+    /// The matches assigned to the bot that are not over (pending or created), oldest first.
+    pub async fn assigned_to(&self, bot_id: &str) -> Result<Vec<AssignedMatchRow>, StoreError> {
+        self.backend.assigned_to(bot_id).await
+    }
+
     pub async fn assigned_match(
         &self,
         match_id: &str,

@@ -214,6 +214,16 @@ impl Backend {
         }
     }
 
+    pub(crate) async fn assigned_to(
+        &self,
+        bot_id: &str,
+    ) -> Result<Vec<AssignedMatchRow>, StoreError> {
+        match self {
+            Self::Sqlite(store) => store.assigned_to(bot_id.to_owned()).await,
+            Self::Postgres(store) => store.assigned_to(bot_id).await,
+        }
+    }
+
     pub(crate) async fn assigned_match(
         &self,
         match_id: &str,

@@ -19,6 +19,7 @@ use crate::store::Store;
 use pitchmate_leagues::InboxItem;
 use pitchmate_leagues::inbox::{self, Delivered, FinishedMatch, InboxBus, InboxEvent, Outcome};
 use pitchmate_leagues::rating::RatingConfig;
+use pitchmate_leagues::terms::Terms;
 
 pub struct InboxApi {
     credentials: Arc<Credentials>,
@@ -92,23 +93,45 @@ impl pb::inbox_service_server::InboxService for InboxApi {
         edge(async move {
             let bot_id = self.bot(&request).await?;
             let bounds = inbox::bounds(&self.store, &bot_id).await?;
+            let league_error = pitchmate_leagues::LeagueError::from;
             let seats = self
                 .store
                 .bot_seats(&bot_id, true)
                 .await
-                .map_err(pitchmate_leagues::LeagueError::from)?;
+                .map_err(league_error)?;
+            let mut live_matches: Vec<pb::BotMatch> = seats
+                .into_iter()
+                .map(|seat| pb::BotMatch {
+                    match_id: seat.match_id,
+                    variant_id: seat.variant_id,
+                    seat: seat.seat,
+                    join_time: Some(from_nanos(seat.time_nanos).into()),
+                })
+                .collect();
+            // Assigned matches whose seat the bot has not taken yet (or whose taking the
+            // follower has not read yet): the bot still has to show up.
+            for assigned in self
+                .store
+                .assigned_to(&bot_id)
+                .await
+                .map_err(league_error)?
+            {
+                if live_matches.iter().any(|m| m.match_id == assigned.match_id) {
+                    continue;
+                }
+                let terms = Terms::from_bytes(&assigned.terms)
+                    .map_err(pitchmate_leagues::LeagueError::Unavailable)?;
+                live_matches.push(pb::BotMatch {
+                    match_id: assigned.match_id,
+                    variant_id: terms.variant_id,
+                    seat: String::new(),
+                    join_time: None,
+                });
+            }
             Ok(Response::new(pb::GetInboxResponse {
                 oldest_seq: bounds.oldest,
                 newest_seq: bounds.newest,
-                live_matches: seats
-                    .into_iter()
-                    .map(|seat| pb::BotMatch {
-                        match_id: seat.match_id,
-                        variant_id: seat.variant_id,
-                        seat: seat.seat,
-                        join_time: Some(from_nanos(seat.time_nanos).into()),
-                    })
-                    .collect(),
+                live_matches,
             }))
         })
         .await

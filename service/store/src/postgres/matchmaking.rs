@@ -265,6 +265,24 @@ impl PostgresStore {
             .await
     }
 
+    pub async fn assigned_to(&self, bot_id: &str) -> Result<Vec<AssignedMatchRow>, StoreError> {
+        self.reader
+            .read(|client| async move {
+                let sql = format!(
+                    "SELECT {ASSIGNED_COLUMNS} FROM assigned_matches \
+                     WHERE (first_bot = $1 OR second_bot = $1) AND state < 3 \
+                     ORDER BY assigned_nanos, match_id"
+                );
+                client
+                    .query(&sql, &[&bot_id])
+                    .await?
+                    .iter()
+                    .map(assigned_row)
+                    .collect()
+            })
+            .await
+    }
+
     pub async fn assigned_match(
         &self,
         match_id: &str,

@@ -233,6 +233,21 @@ impl SqliteStore {
         .await
     }
 
+    pub async fn assigned_to(&self, bot_id: String) -> Result<Vec<AssignedMatchRow>, StoreError> {
+        blocking(&self.reader, move |connection| {
+            let mut statement = connection.prepare_cached(&format!(
+                "SELECT {ASSIGNED_COLUMNS} FROM assigned_matches \
+                 WHERE (first_bot = ?1 OR second_bot = ?1) AND state < 3 \
+                 ORDER BY assigned_nanos, match_id"
+            ))?;
+            let rows = statement
+                .query_map([bot_id], raw_assigned)?
+                .collect::<Result<Vec<_>, _>>()?;
+            rows.into_iter().map(assigned_row).collect()
+        })
+        .await
+    }
+
     pub async fn assigned_match(
         &self,
         match_id: String,
