@@ -24,30 +24,9 @@ const RUNS: usize = 20;
 /// A size stops after the run that takes its pairing past this (at least 3 runs).
 const BUDGET: Duration = Duration::from_secs(20);
 
-/// splitmix64: a fixed sequence from a seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// Normal, by Box-Muller.
-    fn normal(&mut self, mean: f64, sd: f64) -> f64 {
-        let u = 1.0 - self.unit();
-        let v = self.unit();
-        mean + sd * (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
-    }
-}
+#[path = "support/rng.rs"]
+mod rng;
+use rng::Rng;
 
 fn pool(n: usize) -> Vec<Ticket> {
     let mut rng = Rng(n as u64);

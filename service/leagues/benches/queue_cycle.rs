@@ -28,28 +28,9 @@ use tokio::sync::Notify;
 
 const RUNS: usize = 10;
 
-/// splitmix64: a fixed sequence from a seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// Normal, by Box-Muller.
-    fn normal(&mut self, mean: f64, sd: f64) -> f64 {
-        let (u, v) = (self.unit().max(f64::MIN_POSITIVE), self.unit());
-        mean + sd * (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
-    }
-}
+#[path = "support/rng.rs"]
+mod rng;
+use rng::Rng;
 
 /// A rating as the store keeps it (the floats' bits), as `rated` writes it.
 fn rating_body(rating: f64) -> Vec<u8> {
