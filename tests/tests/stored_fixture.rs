@@ -1432,7 +1432,10 @@ async fn a_schema_10_database_keeps_its_league_and_plays_on() {
     let waiting = queue
         .list_tickets(with_key(
             &waiter.play_key().secret,
-            pb::ListTicketsRequest { waiting_only: true },
+            pb::ListTicketsRequest {
+                waiting_only: true,
+                ..Default::default()
+            },
         ))
         .await
         .unwrap()
@@ -1464,6 +1467,7 @@ async fn a_schema_10_database_keeps_its_league_and_plays_on() {
                 &waiter.play_key().secret,
                 pb::ListTicketsRequest {
                     waiting_only: false,
+                    ..Default::default()
                 },
             ))
             .await
@@ -1485,6 +1489,7 @@ async fn a_schema_10_database_keeps_its_league_and_plays_on() {
             &other.play_key().secret,
             pb::ListTicketsRequest {
                 waiting_only: false,
+                ..Default::default()
             },
         ))
         .await

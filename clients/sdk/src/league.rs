@@ -307,7 +307,13 @@ impl League {
             return Ok(());
         }
         let mut queue = self.client.queue();
-        let request = authorized(pb::ListTicketsRequest { waiting_only: true }, &self.api_key)?;
+        let request = authorized(
+            pb::ListTicketsRequest {
+                waiting_only: true,
+                ..Default::default()
+            },
+            &self.api_key,
+        )?;
         let waiting: HashSet<String> = queue
             .list_tickets(request)
             .await?
@@ -343,8 +349,13 @@ impl League {
     /// Takes the bot out of every pool, so a stopped bot is not paired again.
     async fn leave_queue(&mut self) {
         let mut queue = self.client.queue();
-        let Ok(request) = authorized(pb::ListTicketsRequest { waiting_only: true }, &self.api_key)
-        else {
+        let Ok(request) = authorized(
+            pb::ListTicketsRequest {
+                waiting_only: true,
+                ..Default::default()
+            },
+            &self.api_key,
+        ) else {
             return;
         };
         let Ok(tickets) = queue.list_tickets(request).await else {

@@ -1608,6 +1608,7 @@ async fn league(g: &mut Generator, records: &mut Vec<BotRecord>) -> LeagueRecord
             league.key(WAITER),
             pb::ListTicketsRequest {
                 waiting_only: false,
+                ..Default::default()
             },
         ))
         .await

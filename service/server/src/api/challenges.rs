@@ -8,8 +8,8 @@ use pitchmate_proto::v1 as pb;
 use tonic::{Request, Response, Status};
 
 use super::credentials::Credentials;
-use super::edge;
 use super::hosting_options::{hosting_from_request, time_control_to_proto};
+use super::{edge, paging};
 use crate::error::ServiceError;
 use crate::games::{option_from_proto, option_to_proto};
 use crate::hosting::clock::Hosting;
@@ -140,11 +140,17 @@ impl pb::challenge_service_server::ChallengeService for ChallengeApi {
         &self,
         request: Request<pb::ListChallengesRequest>,
     ) -> Result<Response<pb::ListChallengesResponse>, Status> {
+        const SCOPE: &str = "challenges";
         edge(async move {
             let caller = self.credentials.caller_of(&request).await?;
+            let request = request.into_inner();
+            let size = paging::page_size(request.page_size)?;
+            let offset: usize = paging::decode(SCOPE, &request.page_token)?.unwrap_or(0);
             let challenges = self.challenges.list(&caller).await?;
+            let (page, next_page_token) = paging::slice(SCOPE, &challenges, offset, size);
             Ok(Response::new(pb::ListChallengesResponse {
-                challenges: challenges.iter().map(challenge_to_proto).collect(),
+                challenges: page.iter().map(challenge_to_proto).collect(),
+                next_page_token,
             }))
         })
         .await

@@ -20,6 +20,19 @@ pub fn page_size(requested: i32) -> Result<usize, ServiceError> {
     }
 }
 
+/// The page of `items` from `offset`, at most `size` long, and the token of the next page
+/// (empty after the last), for listings read whole and paged by position.
+pub fn slice<'a, T>(scope: &str, items: &'a [T], offset: usize, size: usize) -> (&'a [T], String) {
+    let start = offset.min(items.len());
+    let end = start.saturating_add(size).min(items.len());
+    let next = if end < items.len() {
+        encode(scope, end)
+    } else {
+        String::new()
+    };
+    (&items[start..end], next)
+}
+
 /// Writes a token for the page starting at `position` of the listing `scope` names (a
 /// number, or a name without line breaks).
 pub fn encode(scope: &str, position: impl std::fmt::Display) -> String {
@@ -93,5 +106,19 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    #[test]
+    fn a_listing_read_whole_pages_by_position() {
+        let items: Vec<u32> = (0..5).collect();
+        let (first, token) = slice("x", &items, 0, 2);
+        assert_eq!(first, [0, 1]);
+        let offset: usize = decode("x", &token).unwrap().unwrap();
+        let (second, token) = slice("x", &items, offset, 2);
+        assert_eq!(second, [2, 3]);
+        let (last, token) = slice("x", &items, decode("x", &token).unwrap().unwrap(), 2);
+        assert_eq!((last, token.as_str()), (&[4][..], ""));
+        let (past, token) = slice("x", &items, 9, 2);
+        assert!(past.is_empty() && token.is_empty());
     }
 }

@@ -7,7 +7,7 @@ use tonic::{Request, Response, Status};
 
 use super::challenges::{terms_from_proto, terms_to_proto};
 use super::credentials::Credentials;
-use super::edge;
+use super::{edge, paging};
 use pitchmate_leagues::queue::{Queue, Ticket, TicketStatus};
 
 pub struct QueueApi {
@@ -58,13 +58,18 @@ impl pb::queue_service_server::QueueService for QueueApi {
         &self,
         request: Request<pb::ListTicketsRequest>,
     ) -> Result<Response<pb::ListTicketsResponse>, Status> {
+        const SCOPE: &str = "tickets";
         edge(async move {
             let caller = self.credentials.caller_of(&request).await?;
-            let waiting_only = request.into_inner().waiting_only;
-            let mut tickets = self.queue.tickets(&caller, waiting_only).await?;
+            let request = request.into_inner();
+            let size = paging::page_size(request.page_size)?;
+            let offset: usize = paging::decode(SCOPE, &request.page_token)?.unwrap_or(0);
+            let mut tickets = self.queue.tickets(&caller, request.waiting_only).await?;
             tickets.sort_by_key(|t| (t.status != TicketStatus::Waiting, t.entered));
+            let (page, next_page_token) = paging::slice(SCOPE, &tickets, offset, size);
             Ok(Response::new(pb::ListTicketsResponse {
-                tickets: tickets.iter().map(ticket_to_proto).collect(),
+                tickets: page.iter().map(ticket_to_proto).collect(),
+                next_page_token,
             }))
         })
         .await
