@@ -2,7 +2,7 @@
 
 use std::time::SystemTime;
 
-use pitchmate_store::BotRow;
+use pitchmate_store::{BotCaps, BotRow};
 
 use crate::error::LeagueError;
 use crate::{nanos, time};
@@ -116,6 +116,16 @@ pub fn check_cap(field: &'static str, cap: u32) -> Result<(), LeagueError> {
 }
 
 impl Bot {
+    /// Its caps as an assigning transaction checks them, counting the day from `day_start_nanos`.
+    pub fn caps(&self, day_start_nanos: i64) -> BotCaps {
+        BotCaps {
+            bot_id: self.bot_id.clone(),
+            max_concurrent: self.max_concurrent,
+            daily_cap: self.daily_cap,
+            day_start_nanos,
+        }
+    }
+
     pub fn to_row(&self) -> BotRow {
         BotRow {
             bot_id: self.bot_id.clone(),

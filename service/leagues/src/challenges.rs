@@ -16,8 +16,8 @@ use tokio::sync::Notify;
 
 use pitchmate_hosting::MatchRegistry;
 use pitchmate_store::{
-    AssignedMatchRow, AssignedState, BotCaps, ChallengeFilter, ChallengeRow, ChallengeState,
-    NewInboxItem, Resolution, Resolved, Store,
+    AssignedMatchRow, AssignedState, ChallengeFilter, ChallengeRow, ChallengeState, NewInboxItem,
+    Resolution, Resolved, Store,
 };
 
 use crate::accounts::random_id;
@@ -525,8 +525,7 @@ impl Challenges {
         let challenger_first = match challenge.terms.seat {
             SeatChoice::First => true,
             SeatChoice::Second => false,
-            // Drawn from the match id, itself random: nobody chooses it.
-            SeatChoice::Any => match_id.as_bytes()[0] % 2 == 0,
+            SeatChoice::Any => first_seat_drawn(&match_id),
         };
         let (first, second) = if challenger_first {
             (challenge.challenger_id.clone(), bot_id.to_owned())
@@ -535,13 +534,7 @@ impl Challenges {
         };
         let mut caps = Vec::new();
         for bot in [&first, &second] {
-            let bot = self.accounts.bot(bot).await?;
-            caps.push(BotCaps {
-                bot_id: bot.bot_id,
-                max_concurrent: bot.max_concurrent,
-                daily_cap: bot.daily_cap,
-                day_start_nanos: day_start(now),
-            });
+            caps.push(self.accounts.bot(bot).await?.caps(day_start(now)));
         }
         let assigned = AssignedMatchRow {
             match_id: match_id.clone(),
@@ -683,6 +676,12 @@ fn assigned_terms(challenge: &Challenge) -> Terms {
         seat: SeatChoice::Any,
         ..challenge.terms.clone()
     }
+}
+
+/// Whether the first of two bots drawn for a match takes its first seat: drawn from the match
+/// id, itself random, so nobody chooses it.
+pub(crate) fn first_seat_drawn(match_id: &str) -> bool {
+    match_id.as_bytes().first().is_some_and(|b| b % 2 == 0)
 }
 
 /// A match id as the match core makes them (a UUID's form), from the system's randomness.

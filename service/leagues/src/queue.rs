@@ -15,13 +15,13 @@ use tokio::sync::Notify;
 
 use pitchmate_hosting::MatchRegistry;
 use pitchmate_store::{
-    AssignedMatchRow, AssignedState, BotCaps, BotLoad, Paired, Store, StoreError, TicketPair,
-    TicketRow, TicketState,
+    AssignedMatchRow, AssignedState, BotLoad, Paired, Store, StoreError, TicketPair, TicketRow,
+    TicketState,
 };
 
 use crate::Bot;
 use crate::accounts::{Accounts, Caller, random_id};
-use crate::challenges::{check_terms, day_start, new_match_id};
+use crate::challenges::{check_terms, day_start, first_seat_drawn, new_match_id};
 use crate::error::LeagueError;
 use crate::pairing::{self, PairingRules};
 use crate::rated;
@@ -246,9 +246,7 @@ impl Queue {
                 .filter_map(|row| {
                     let bot = bots.get(&row.bot_id)?.clone();
                     let load = loads.get(&row.bot_id).copied().unwrap_or_default();
-                    let free = load.live < u64::from(bot.max_concurrent)
-                        && load.today < u64::from(bot.daily_cap);
-                    free.then_some((row, bot))
+                    bot.caps(day_start).admits(load).then_some((row, bot))
                 })
                 .collect();
             let tickets: Vec<pairing::Ticket> = eligible
@@ -307,7 +305,7 @@ impl Queue {
         let terms = Terms::from_bytes(&longer.terms).map_err(LeagueError::Unavailable)?;
         let match_id = new_match_id()?;
         let mut seated = [longer.bot_id.clone(), other.bot_id.clone()];
-        if match_id.as_bytes()[0] % 2 == 1 {
+        if !first_seat_drawn(&match_id) {
             seated.swap(0, 1);
         }
         let assigned = AssignedMatchRow {
@@ -318,16 +316,7 @@ impl Queue {
             assigned_nanos: nanos(SystemTime::now()),
             state: AssignedState::Pending,
         };
-        let caps = pair
-            .bots
-            .iter()
-            .map(|bot| BotCaps {
-                bot_id: bot.bot_id.clone(),
-                max_concurrent: bot.max_concurrent,
-                daily_cap: bot.daily_cap,
-                day_start_nanos: today,
-            })
-            .collect();
+        let caps = pair.bots.iter().map(|bot| bot.caps(today)).collect();
         Ok(TicketPair {
             tickets: [longer.ticket_id.clone(), other.ticket_id.clone()],
             assigned,

@@ -160,7 +160,7 @@ pub enum Resolved {
 
 impl BotCaps {
     /// Whether one more match fits.
-    pub(crate) fn admits(&self, load: BotLoad) -> bool {
+    pub fn admits(&self, load: BotLoad) -> bool {
         load.live < u64::from(self.max_concurrent) && load.today < u64::from(self.daily_cap)
     }
 }
