@@ -542,4 +542,45 @@ mod tests {
         store.close().await.unwrap();
         dir.remove();
     }
+
+    /// Leaderboards rank by rating, leave provisional bots out and page.
+    #[tokio::test]
+    async fn a_leaderboard_ranks_settled_bots_and_pages() {
+        let (store, dir) = scratch_store().await;
+        let config = RatingConfig::default();
+        let now = nanos(SystemTime::now());
+        let rated = |bot: &str, rating: f64, deviation: f64| RatingRow {
+            pool: POOL.into(),
+            bot_id: bot.into(),
+            body: rating_to_bytes(Rating {
+                rating,
+                deviation,
+                volatility: 0.06,
+                games: 30,
+                last_rated_at: Some(now),
+            }),
+        };
+        let ratings = vec![
+            rated("low", 1400.0, 60.0),
+            rated("top", 1900.0, 50.0),
+            rated("new", 2500.0, 200.0),
+            rated("mid", 1600.0, 70.0),
+        ];
+        let step = FollowerStep {
+            follower: "test".into(),
+            position: 1,
+            ratings,
+            ..FollowerStep::default()
+        };
+        store.apply_follower_step(step).await.unwrap();
+        let ids = |page: &[Standing]| page.iter().map(|s| s.bot_id.clone()).collect::<Vec<_>>();
+        let (first, total) = leaderboard(&store, &config, POOL, 0, 2).await.unwrap();
+        assert_eq!((ids(&first), total), (vec!["top".into(), "mid".into()], 3));
+        let (second, _) = leaderboard(&store, &config, POOL, 2, 2).await.unwrap();
+        assert_eq!(ids(&second), ["low"]);
+        let mine = standings_of(&store, &config, "new").await.unwrap();
+        assert!(mine[0].provisional, "on no leaderboard, but still rated");
+        store.close().await.unwrap();
+        dir.remove();
+    }
 }

@@ -706,3 +706,51 @@ async fn the_queue_pairs_two_waiting_bots_once() {
     assert_eq!(reason(&gone), "TICKET_NOT_WAITING");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_bot_hears_when_an_operator_changes_its_caps() {
+    let settings = test_settings();
+    let server = start_with(settings.clone()).await;
+    let channel = server.channel().await;
+    let mut bot = register(&channel, "capped").await;
+    let operator = pitchmate_server::server::create_operator_key(&settings, "tests".into())
+        .await
+        .unwrap();
+    let update = |paths: &[&str], max_concurrent, description: &str| {
+        authed(
+            pb::UpdateBotRequest {
+                bot: Some(pb::Bot {
+                    bot_id: bot.id.clone(),
+                    max_concurrent,
+                    description: description.into(),
+                    ..Default::default()
+                }),
+                update_mask: Some(prost_types::FieldMask {
+                    paths: paths.iter().map(|p| (*p).to_owned()).collect(),
+                }),
+            },
+            &operator.secret,
+        )
+    };
+    let mut bots = BotServiceClient::new(channel.clone());
+    // A change that leaves the caps as they are tells the bot nothing; one that changes them does.
+    bots.update_bot(update(&["description"], 0, "calm"))
+        .await
+        .unwrap();
+    bots.update_bot(update(&["max_concurrent"], 3, ""))
+        .await
+        .unwrap();
+    match bot.next().await {
+        ItemKind::QuotaChanged(quota) => {
+            assert_eq!((quota.max_concurrent, quota.daily_cap), (3, 1000))
+        }
+        other => panic!("the first item is the caps change: {other:?}"),
+    }
+    let quota = ChallengeServiceClient::new(channel.clone())
+        .get_quota(authed(pb::GetQuotaRequest::default(), &bot.key))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(quota.max_concurrent, 3);
+    server.stop().await;
+}
