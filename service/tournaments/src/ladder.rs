@@ -1,0 +1,1 @@
+//! An always-on ladder's pairing (to be written: see the session's spec).

@@ -1,0 +1,1 @@
+//! An event's record (to be written).

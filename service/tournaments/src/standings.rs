@@ -1,0 +1,1 @@
+//! Standings and tie-breaks (to be written: see the session's spec).

@@ -1,0 +1,1 @@
+//! A Swiss round's pairing (to be written: see the session's spec).
