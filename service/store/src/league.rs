@@ -73,6 +73,11 @@ pub struct FollowerStep {
     /// changes that moved them (see `ratings.rs`).
     pub ratings: Vec<crate::RatingRow>,
     pub rating_changes: Vec<crate::RatingChangeRow>,
+    /// How tournament games ended: each sets its game's outcome, unless one is recorded
+    /// already (see `tournaments.rs`).
+    pub game_results: Vec<crate::GameResultRow>,
+    /// Items for tournaments' logs, each taking its tournament's next seq, in order.
+    pub tournament_log: Vec<crate::NewTournamentLogItem>,
 }
 
 /// A number of the API as a database column, which holds up to `i64::MAX`.
@@ -85,9 +90,15 @@ pub(crate) fn column(number: u64, what: &str) -> Result<i64, StoreError> {
 /// transactions that both touch several heads lock them in the same order, never each waiting
 /// for a head the other holds.
 pub(crate) fn items_per_bot(items: &[NewInboxItem]) -> BTreeMap<String, i64> {
+    items_per_head(items.iter().map(|item| item.bot_id.as_str()))
+}
+
+/// How many items go under each head (a bot's inbox, a tournament's log), by head, given the
+/// head of each item.
+pub(crate) fn items_per_head<'a>(heads: impl Iterator<Item = &'a str>) -> BTreeMap<String, i64> {
     let mut counts = BTreeMap::new();
-    for item in items {
-        *counts.entry(item.bot_id.clone()).or_insert(0) += 1;
+    for head in heads {
+        *counts.entry(head.to_owned()).or_insert(0) += 1;
     }
     counts
 }
@@ -99,28 +110,45 @@ pub(crate) fn numbered(
     counts: &BTreeMap<String, i64>,
     lasts: &HashMap<String, i64>,
 ) -> Result<Vec<InboxRow>, StoreError> {
-    let mut next: HashMap<&str, i64> = HashMap::with_capacity(counts.len());
-    for (bot_id, count) in counts {
-        let last = lasts.get(bot_id).ok_or_else(|| {
-            StoreError::Database(format!("no inbox head came back for bot `{bot_id}`"))
-        })?;
-        next.insert(bot_id, last - count + 1);
-    }
-    let mut rows = Vec::with_capacity(items.len());
-    for item in items {
-        let seq = next.get_mut(item.bot_id.as_str()).ok_or_else(|| {
-            StoreError::Database(format!("bot `{}` was not counted", item.bot_id))
-        })?;
-        rows.push(InboxRow {
-            seq: *seq as u64,
+    let seqs = seqs_under_heads(items.iter().map(|item| item.bot_id.as_str()), counts, lasts)?;
+    Ok(items
+        .into_iter()
+        .zip(seqs)
+        .map(|(item, seq)| InboxRow {
+            seq,
             bot_id: item.bot_id,
             kind: item.kind,
             body: item.body,
             time_nanos: item.time_nanos,
-        });
-        *seq += 1;
+        })
+        .collect())
+}
+
+/// The seq of each item, in the order given (`heads` names each item's head), once every
+/// head was moved past its items (`counts`) and came back at `lasts`: a head's items take the
+/// seqs it moved over, in order.
+pub(crate) fn seqs_under_heads<'a>(
+    heads: impl Iterator<Item = &'a str>,
+    counts: &BTreeMap<String, i64>,
+    lasts: &HashMap<String, i64>,
+) -> Result<Vec<u64>, StoreError> {
+    let mut next: HashMap<&str, i64> = HashMap::with_capacity(counts.len());
+    for (head, count) in counts {
+        let last = lasts
+            .get(head)
+            .ok_or_else(|| StoreError::Database(format!("no head came back for `{head}`")))?;
+        next.insert(head, last - count + 1);
     }
-    Ok(rows)
+    heads
+        .map(|head| {
+            let next = next
+                .get_mut(head)
+                .ok_or_else(|| StoreError::Database(format!("`{head}` was not counted")))?;
+            let seq = *next as u64;
+            *next += 1;
+            Ok(seq)
+        })
+        .collect()
 }
 
 /// `(oldest kept, last)` from a bot's head row, if it has one, and its least kept seq.

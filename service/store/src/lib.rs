@@ -22,9 +22,10 @@
 //! health service which state it is in. The failed batch's matches drop what they had not
 //! stored and come back from what was committed (see `hosting`).
 //!
-//! Beside matches the store keeps bots and their API keys (see `accounts.rs`), and bots'
-//! inboxes, the seats they hold and the cursors of lifecycle followers (see `league.rs`), all
-//! written outside the group commit.
+//! Beside matches the store keeps bots and their API keys (see `accounts.rs`), bots'
+//! inboxes, the seats they hold and the cursors of lifecycle followers (see `league.rs`),
+//! challenges and assigned matches (`matchmaking.rs`), ratings and the queue (`ratings.rs`),
+//! and tournaments (`tournaments.rs`), all written outside the group commit.
 
 mod accounts;
 mod league;
@@ -33,6 +34,7 @@ mod packed;
 mod postgres;
 mod ratings;
 mod sqlite;
+mod tournaments;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -47,6 +49,10 @@ pub use matchmaking::{
     ChallengeState, Resolution, Resolved,
 };
 pub use ratings::{Paired, RatingChangeRow, RatingRow, TicketPair, TicketRow, TicketState};
+pub use tournaments::{
+    Entered, EntryRow, EntryState, GameResultRow, NewTournamentLogItem, PairedRound,
+    TournamentGameRow, TournamentLogRow, TournamentRoundRow, TournamentRow, TournamentState,
+};
 
 /// The database file under the data directory.
 pub const SQLITE_FILE: &str = "pitchmate.db";
@@ -631,10 +637,12 @@ impl Store {
     }
 
     /// Writes what a follower of the lifecycle feed learned from one entry, with its cursor, in
-    /// one transaction: the seats, then the matches over, then the inbox items (each taking its
-    /// bot's next seq, in order). Nothing is written, and nothing returned, when the
-    /// follower's cursor is at `step.position` or past it already, so a step may be applied
-    /// again after a crash, or by two servers at once. Returns the items as written.
+    /// one transaction: the seats, then the matches over, the ratings, the tournament games'
+    /// results (each only where its game has none yet), the tournament log items (each taking
+    /// its tournament's next seq), then the inbox items (each taking its bot's next seq, in
+    /// order). Nothing is written, and nothing returned, when the follower's cursor is at
+    /// `step.position` or past it already, so a step may be applied again after a crash, or by
+    /// two servers at once. Returns the items as written.
     pub async fn apply_follower_step(
         &self,
         step: FollowerStep,
@@ -839,6 +847,138 @@ impl Store {
     pub async fn pair_tickets(&self, pairs: Vec<TicketPair>) -> Result<Vec<Paired>, StoreError> {
         self.may_write()?;
         self.backend.pair_tickets(pairs).await
+    }
+
+    /// Stores a new tournament with its log items, in one transaction; `false`, with nothing
+    /// written, when its id is taken.
+    pub async fn create_tournament(
+        &self,
+        row: TournamentRow,
+        log: Vec<NewTournamentLogItem>,
+    ) -> Result<bool, StoreError> {
+        self.may_write()?;
+        self.backend.create_tournament(row, log).await
+    }
+
+    pub async fn tournament(
+        &self,
+        tournament_id: &str,
+    ) -> Result<Option<TournamentRow>, StoreError> {
+        self.backend.tournament(tournament_id).await
+    }
+
+    /// The tournaments (in `state`, or all), by create time, then id.
+    pub async fn tournaments(
+        &self,
+        state: Option<TournamentState>,
+    ) -> Result<Vec<TournamentRow>, StoreError> {
+        self.backend.tournaments(state).await
+    }
+
+    /// Enters a bot in a tournament that is open or running, with the inbox and log items that
+    /// causes, in one transaction. Nothing is written when the bot was entered already, or the
+    /// tournament is over or unknown.
+    pub async fn enter_tournament(
+        &self,
+        entry: EntryRow,
+        inbox: Vec<NewInboxItem>,
+        log: Vec<NewTournamentLogItem>,
+    ) -> Result<Entered, StoreError> {
+        self.may_write()?;
+        self.backend.enter_tournament(entry, inbox, log).await
+    }
+
+    /// Sets an entry's state and writes its log items, in one transaction; the state before.
+    /// `None` when there is no such entry; nothing written (log items neither) when the entry
+    /// is in `state` already.
+    pub async fn set_entry_state(
+        &self,
+        tournament_id: &str,
+        bot_id: &str,
+        state: EntryState,
+        log: Vec<NewTournamentLogItem>,
+    ) -> Result<Option<EntryState>, StoreError> {
+        self.may_write()?;
+        self.backend
+            .set_entry_state(tournament_id, bot_id, state, log)
+            .await
+    }
+
+    /// A tournament's entries, by the time they joined, then bot id.
+    pub async fn entries(&self, tournament_id: &str) -> Result<Vec<EntryRow>, StoreError> {
+        self.backend.entries(tournament_id).await
+    }
+
+    /// Writes a paired round in one transaction: the round, its games, their matches assigned
+    /// (pending), inbox items, log items, and the tournament's rounds paired moved on (an open
+    /// tournament turns running). `None`, with nothing written, when the tournament is not at
+    /// `paired.after` rounds any more, is over, or is unknown. A round whose parts do not
+    /// belong together (see [`PairedRound`]) is refused with [`StoreError::Database`].
+    pub async fn pair_round(
+        &self,
+        paired: PairedRound,
+    ) -> Result<Option<Vec<InboxRow>>, StoreError> {
+        self.may_write()?;
+        self.backend.pair_round(paired).await
+    }
+
+    /// Ends a tournament that is open or running as `state` (finished or cancelled), with the
+    /// inbox and log items that causes, in one transaction. `None`, with nothing written, when
+    /// it is over already or unknown.
+    pub async fn finish_tournament(
+        &self,
+        tournament_id: &str,
+        state: TournamentState,
+        finished_nanos: i64,
+        end_reason: &str,
+        inbox: Vec<NewInboxItem>,
+        log: Vec<NewTournamentLogItem>,
+    ) -> Result<Option<Vec<InboxRow>>, StoreError> {
+        self.may_write()?;
+        self.backend
+            .finish_tournament(tournament_id, state, finished_nanos, end_reason, inbox, log)
+            .await
+    }
+
+    /// A tournament's rounds, by number.
+    pub async fn tournament_rounds(
+        &self,
+        tournament_id: &str,
+    ) -> Result<Vec<TournamentRoundRow>, StoreError> {
+        self.backend.tournament_rounds(tournament_id).await
+    }
+
+    /// A tournament's games, by round, then match id.
+    pub async fn tournament_games(
+        &self,
+        tournament_id: &str,
+    ) -> Result<Vec<TournamentGameRow>, StoreError> {
+        self.backend.tournament_games(tournament_id).await
+    }
+
+    /// The tournament game played as this match, if it is one.
+    pub async fn tournament_game(
+        &self,
+        match_id: &str,
+    ) -> Result<Option<TournamentGameRow>, StoreError> {
+        self.backend.tournament_game(match_id).await
+    }
+
+    /// Up to `limit` of a tournament's log items after `after_seq`, by seq.
+    pub async fn tournament_log_after(
+        &self,
+        tournament_id: &str,
+        after_seq: u64,
+        limit: usize,
+    ) -> Result<Vec<TournamentLogRow>, StoreError> {
+        self.backend
+            .tournament_log_after(tournament_id, after_seq, limit)
+            .await
+    }
+
+    /// The last seq of a tournament's log; 0 if it has none.
+    pub async fn tournament_log_head(&self, tournament_id: &str) -> Result<u64, StoreError> {
+        self.backend.tournament_log_head(tournament_id).await
     }
 
     /// Commits everything queued, then closes the database; later writes fail with

@@ -21,6 +21,7 @@ mod accounts;
 mod league;
 mod matchmaking;
 mod ratings;
+mod tournaments;
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -148,6 +149,7 @@ const MIGRATIONS: &[Migration] = &[
     Migration::Sql(matchmaking::MATCHMAKING),
     Migration::Sql(ratings::RATINGS),
     Migration::Sql(ratings::SEATS_BY_TIME),
+    Migration::Sql(tournaments::TOURNAMENTS),
 ];
 
 /// The most match tails the writer remembers; past that it forgets them all and reads each

@@ -17,6 +17,7 @@ mod accounts;
 mod league;
 mod matchmaking;
 mod ratings;
+mod tournaments;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -144,6 +145,7 @@ const MIGRATIONS: &[Migration] = &[
     Migration::Sql(matchmaking::MATCHMAKING),
     Migration::Sql(ratings::RATINGS),
     Migration::Sql(ratings::SEATS_BY_TIME),
+    Migration::Sql(tournaments::TOURNAMENTS),
 ];
 
 /// How often, at most, the writer folds the write-ahead log into the database file.

@@ -12,6 +12,7 @@ use crate::scratch::{ScratchDir, scratch_store};
 mod accounts;
 mod league;
 mod matchmaking;
+mod tournaments;
 
 const DEFAULT_POSTGRES_URL: &str = "postgres://postgres@127.0.0.1:5432/test";
 

@@ -113,6 +113,10 @@ impl PostgresStore {
             }
             super::ratings::write_ratings(&transaction, &step.ratings, &step.rating_changes)
                 .await?;
+            // Game rows, then log heads, then inbox heads: the order of every tournament write
+            // (see `tournaments.rs`).
+            super::tournaments::record_results(&transaction, &step.game_results).await?;
+            super::tournaments::append_log(&transaction, step.tournament_log).await?;
             let rows = append(&transaction, step.inbox).await?;
             transaction.commit().await?;
             Ok(rows)

@@ -91,6 +91,8 @@ impl SqliteStore {
                     .execute(params![match_id, AssignedState::Over.code()])?;
             }
             super::ratings::write_ratings(transaction, &step.ratings, &step.rating_changes)?;
+            super::tournaments::record_results(transaction, &step.game_results)?;
+            super::tournaments::append_log(transaction, step.tournament_log)?;
             append(transaction, step.inbox)
         })
         .await
