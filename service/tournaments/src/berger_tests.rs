@@ -65,7 +65,9 @@ fn eight_bots_follow_fides_table() {
 fn an_odd_field_drops_the_phantoms_board() {
     // Five bots play the six-bot table; whoever meets number 6 sits out.
     let order = numbered(5);
-    let sat_out: Vec<String> = (1..=5).map(|r| round(&order, r, false).1.unwrap()).collect();
+    let sat_out: Vec<String> = (1..=5)
+        .map(|r| round(&order, r, false).1.unwrap())
+        .collect();
     assert_eq!(sat_out, ["1", "4", "2", "5", "3"]);
     assert_eq!(
         round(&order, 2, false).0,
@@ -118,7 +120,11 @@ fn order_sorts_by_seeded_key() {
     assert!(keys.windows(2).all(|w| w[0] < w[1]));
     let mut reversed = entrants.clone();
     reversed.reverse();
-    assert_eq!(order(&reversed, seed), numbers, "the input order does not matter");
+    assert_eq!(
+        order(&reversed, seed),
+        numbers,
+        "the input order does not matter"
+    );
     assert_ne!(order(&entrants, 43), numbers, "another seed, another order");
 }
 
@@ -140,7 +146,10 @@ fn check_table(n: usize, double: bool) {
             let mut seen = HashSet::new();
             for (a, b) in &pairs {
                 assert_ne!(a, b);
-                assert!(seen.insert(a.clone()) && seen.insert(b.clone()), "round {r}");
+                assert!(
+                    seen.insert(a.clone()) && seen.insert(b.clone()),
+                    "round {r}"
+                );
                 *met.entry((a.clone(), b.clone())).or_default() += 1;
                 *firsts.get_mut(a.as_str()).unwrap() += 1;
             }
@@ -171,7 +180,11 @@ fn check_table(n: usize, double: bool) {
     let cycles = if double { 2 } else { 1 };
     for id in &order {
         let expected = if n % 2 == 1 { cycles } else { 0 };
-        assert_eq!(sat_out.get(id).copied().unwrap_or(0), expected, "{n} bots: {id}");
+        assert_eq!(
+            sat_out.get(id).copied().unwrap_or(0),
+            expected,
+            "{n} bots: {id}"
+        );
     }
 }
 
