@@ -39,16 +39,18 @@
 //! different partner among the bots below the edge, none of them its last opponent. When the
 //! pairs found would strand someone, games to the edge are held back, the furthest ahead
 //! first (most games, then lowest in the ladder), until no one is stranded; then the bots left
-//! are paired again wherever that strands no one. Bots held back this way are listed in `held`
+//! are paired again, in rank order rather than by the preferences below, wherever that strands
+//! no one. Bots held back this way are listed in `held`
 //! too. A game that leaves both its bots below the edge is never held back.
 //!
 //! With at least three bots, a spread of 2 or more, and every bot's `games` and
 //! `last_opponent` from the ladder's own history, this keeps the ladder going: whenever every
-//! bot is idle, some pair may play. That was checked exhaustively for ladders of 3 to 6 bots
-//! (spreads 2 and 3, against every order in which games may end, whichever allowed pairs are
-//! made) and by simulation in the tests; it is not proven in general. A bot leaving the ladder
-//! can still strand others (it may have been the only partner left for a bot behind); the
-//! caller sees every bot idle and no pair made.
+//! bot is idle, some pair may play. That was checked exhaustively, against every order in
+//! which games may end and whichever pairs each cycle makes (so long as no further allowed pair
+//! could be added), for ladders of 3 to 6 bots with a spread of 2 and of 3 to 5 bots with a
+//! spread of 3, and by simulation in the tests; it is not proven in general. A bot leaving the
+//! ladder can still strand others (it may have been the only partner left for a bot behind);
+//! the caller sees every bot idle and no pair made.
 //!
 //! Among the pairings that keep to these, [`pair`] picks, in this order of importance:
 //!
@@ -103,7 +105,11 @@
 //!
 //! The cost: a SHA-256 per bot and a sort for the ranking, then `O(BLOCK²)` per bot for the
 //! blocks and `O(n)` for the rule against stranding. `cargo bench -p pitchmate-tournaments
-//! --bench ladder` measures it.
+//! --bench ladder`, on this project's 2-core machine, with 10,000 bots of which 9,000 are idle
+//! and may all play: a cycle takes (median) 22 ms with blocks of 16, 32 ms with 24 and 46 ms
+//! with 32 (up to 70 ms while other builds shared the machine), against 2 ms for the ranking
+//! alone, for the same 4,500 pairs, mean rank gap 1.1 and mean rating gap 10. 32, as in the
+//! queue, keeps a cycle well under 100 ms; larger blocks would need the weights above retuned.
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
