@@ -294,7 +294,7 @@ impl Oracle {
     }
 }
 
-/// A random history of `rounds` rounds over `field` and a few bots gone: each round pairs a
+/// A random history of `rounds` rounds over `field` and one bot gone from it: each round pairs a
 /// random part of them in random seats, with random or unknown outcomes, and maybe a bye.
 fn random_history(rng: &mut Rng, field: &[Entrant], rounds: u32, paired: bool) -> Vec<Round> {
     let mut ids: Vec<String> = field.iter().map(|e| e.id.clone()).collect();
@@ -519,7 +519,8 @@ fn forbidden_pairs_never_meet_in_either_order() {
     assert!(why.contains("may play none"), "{why}");
 }
 
-/// A history that leaves `a` with seats `seats` (true = first) against bots outside the field.
+/// A history in which each named bot sat the seats given (`true` for first), one a round from
+/// round 1, against bots outside the field, with outcomes unknown.
 fn seats_history(plan: &[(&str, &[bool])]) -> Vec<Round> {
     let rounds = plan.iter().map(|(_, s)| s.len()).max().unwrap_or(0);
     (0..rounds)
