@@ -412,6 +412,12 @@ impl InboxItemRecord {
                 record.kind = "quota_changed".to_owned();
                 record.quota = Some((quota.max_concurrent, quota.daily_cap));
             }
+            // No fixture before schema 12 holds tournaments: the kind is enough to tell them.
+            Kind::RoundPaired(round) => {
+                record.kind = "round_paired".to_owned();
+                record.match_id = round.match_ids.first().cloned().unwrap_or_default();
+            }
+            Kind::TournamentFinished(_) => record.kind = "tournament_finished".to_owned(),
         }
         Some(record)
     }

@@ -15,6 +15,7 @@ use crate::pb::inbox_service_client::InboxServiceClient;
 use crate::pb::match_service_client::MatchServiceClient;
 use crate::pb::queue_service_client::QueueServiceClient;
 use crate::pb::rating_service_client::RatingServiceClient;
+use crate::pb::tournament_service_client::TournamentServiceClient;
 use crate::pb::variant_service_client::VariantServiceClient;
 use crate::verify::Verified;
 
@@ -210,6 +211,11 @@ impl Client {
     /// The generated RatingService client: ratings, leaderboards and rating histories.
     pub fn ratings(&self) -> RatingServiceClient<Channel> {
         RatingServiceClient::new(self.channel.clone())
+    }
+
+    /// The generated TournamentService client: round robins, Swiss events and ladders.
+    pub fn tournaments(&self) -> TournamentServiceClient<Channel> {
+        TournamentServiceClient::new(self.channel.clone())
     }
 
     /// Registers a bot; the answer holds its first API key (`secret`), shown only here.

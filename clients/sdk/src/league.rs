@@ -35,6 +35,8 @@ pub struct LeagueOptions {
     pub accept: Option<ChallengePolicy>,
     /// Stops once this many of its matches have ended; `None` plays on until `until`.
     pub stop_after: Option<usize>,
+    /// Stops once this many tournaments it entered have ended (`tournament_finished`).
+    pub stop_after_tournaments: Option<usize>,
     /// Stops once this turns true. Stopping takes the bot out of the queue, then plays out
     /// every match already assigned to it (also one assigned while it was leaving) before the
     /// run returns, so no opponent wins by its absence.
@@ -54,6 +56,10 @@ pub struct LeagueReport {
     pub seqs: Vec<u64>,
     pub assigned: Vec<pb::InboxMatchAssigned>,
     pub finished: Vec<pb::InboxMatchFinished>,
+    /// Tournament rounds it was paired in (or had a bye in).
+    pub rounds: Vec<pb::InboxRoundPaired>,
+    /// Tournaments it entered that ended, with where it finished.
+    pub tournaments: Vec<pb::InboxTournamentFinished>,
     /// Matches whose play loop failed (the match still ends, by the server's clocks or its
     /// show-up deadline), with the error.
     pub failed: Vec<(String, String)>,
@@ -119,6 +125,10 @@ impl League {
                 .options
                 .stop_after
                 .is_some_and(|n| self.report.finished.len() >= n)
+            || self
+                .options
+                .stop_after_tournaments
+                .is_some_and(|n| self.report.tournaments.len() >= n)
             || self
                 .options
                 .until
@@ -227,6 +237,8 @@ impl League {
                     self.enter_queue().await?;
                 }
             }
+            Item::RoundPaired(round) => self.report.rounds.push(round),
+            Item::TournamentFinished(finished) => self.report.tournaments.push(finished),
             Item::ChallengeResolved(_) | Item::QuotaChanged(_) => {}
         }
         Ok(())

@@ -70,7 +70,7 @@ impl Caller {
         Ok(())
     }
 
-    fn require_operator(&self, hint: &'static str) -> Result<(), LeagueError> {
+    pub(crate) fn require_operator(&self, hint: &'static str) -> Result<(), LeagueError> {
         if self.is_operator() {
             Ok(())
         } else {

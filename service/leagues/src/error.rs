@@ -67,6 +67,35 @@ pub enum LeagueError {
     AlreadyQueued(String),
     #[error("ticket `{0}` is none of your bot's waiting tickets; ListTickets shows them")]
     TicketNotWaiting(String),
+    #[error("no tournament has the id `{0}`; ListTournaments shows the server's tournaments")]
+    TournamentNotFound(String),
+    #[error("tournament `{tournament_id}` takes no more entries: {why}")]
+    EntriesClosed { tournament_id: String, why: String },
+    #[error("bot `{bot_id}` may not enter tournament `{tournament_id}`: {why}")]
+    EntryCondition {
+        tournament_id: String,
+        bot_id: String,
+        why: String,
+    },
+    #[error(
+        "bot `{bot_id}` has not entered tournament `{tournament_id}`; EnterTournament enters it"
+    )]
+    NotEntered {
+        tournament_id: String,
+        bot_id: String,
+    },
+    #[error(
+        "bot `{bot_id}` withdrew from tournament `{tournament_id}` for good; it cannot come back"
+    )]
+    EntryWithdrawn {
+        tournament_id: String,
+        bot_id: String,
+    },
+    #[error("tournament `{tournament_id}` is {state} already")]
+    TournamentOver {
+        tournament_id: String,
+        state: &'static str,
+    },
     #[error("the bots store is unavailable right now ({0}); retry shortly")]
     Store(StoreError),
     #[error("{0}; retry shortly")]
@@ -129,6 +158,22 @@ impl From<LeagueError> for ServiceError {
             LeagueError::AlreadyQueued(_) => refused(ErrorCode::AlreadyExists, "ALREADY_QUEUED"),
             LeagueError::TicketNotWaiting(_) => {
                 refused(ErrorCode::FailedPrecondition, "TICKET_NOT_WAITING")
+            }
+            LeagueError::TournamentNotFound(_) => {
+                refused(ErrorCode::NotFound, "TOURNAMENT_NOT_FOUND")
+            }
+            LeagueError::EntriesClosed { .. } => {
+                refused(ErrorCode::FailedPrecondition, "ENTRIES_CLOSED")
+            }
+            LeagueError::EntryCondition { .. } => {
+                refused(ErrorCode::FailedPrecondition, "ENTRY_CONDITION")
+            }
+            LeagueError::NotEntered { .. } => refused(ErrorCode::NotFound, "NOT_ENTERED"),
+            LeagueError::EntryWithdrawn { .. } => {
+                refused(ErrorCode::FailedPrecondition, "ENTRY_WITHDRAWN")
+            }
+            LeagueError::TournamentOver { .. } => {
+                refused(ErrorCode::FailedPrecondition, "TOURNAMENT_OVER")
             }
             LeagueError::Store(store) => ServiceError::StoreUnavailable(store.to_string()),
             LeagueError::Unavailable(_) => refused(ErrorCode::Unavailable, "UNAVAILABLE"),

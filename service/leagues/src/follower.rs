@@ -12,13 +12,17 @@ use futures_util::{FutureExt, StreamExt};
 use tokio::sync::watch;
 
 use pitchmate_hosting::feed::{FeedFilter, FeedItem, follow};
-use pitchmate_hosting::lifecycle::{LifecycleEntry, LifecycleKind};
-use pitchmate_store::{AssignedMatchRow, BotSeatRow, FollowerStep, Store};
+use pitchmate_hosting::lifecycle::{Ending, LifecycleEntry, LifecycleKind};
+use pitchmate_store::{AssignedMatchRow, BotSeatRow, FollowerStep, GameResultRow, Store};
+use pitchmate_tournaments::Outcome;
 
 use crate::inbox::{FinishedMatch, InboxBus, InboxItem};
 use crate::nanos;
 use crate::rated::{self, Rated, RatingChange};
 use crate::rating::{Rating, RatingConfig};
+use crate::tournaments::Signal;
+use crate::tournaments::log::LogItem;
+use crate::tournaments::plan::outcome_code;
 
 /// The follower's name for its cursor.
 pub const FOLLOWER: &str = "leagues";
@@ -38,13 +42,14 @@ const PRUNE_EVERY: Duration = Duration::from_secs(3600);
 pub async fn run(
     store: Store,
     bus: InboxBus,
+    signal: Signal,
     retention: Duration,
     ratings: RatingConfig,
     mut stopping: watch::Receiver<bool>,
 ) {
     tokio::spawn(prune_every(store.clone(), retention, stopping.clone()));
     loop {
-        match follow_once(&store, &bus, &ratings, stopping.clone()).await {
+        match follow_once(&store, &bus, &signal, &ratings, stopping.clone()).await {
             Ok(()) => return,
             Err(error) => tracing::warn!(%error, "the leagues' follower stopped; it starts again"),
         }
@@ -80,6 +85,7 @@ async fn prune(store: &Store, retention: Duration) {
 async fn follow_once(
     store: &Store,
     bus: &InboxBus,
+    signal: &Signal,
     ratings: &RatingConfig,
     stopping: watch::Receiver<bool>,
 ) -> Result<(), String> {
@@ -124,12 +130,16 @@ async fn follow_once(
             continue;
         };
         let position = step.position;
+        let tournaments_moved = !step.game_results.is_empty();
         let rows = store
             .apply_follower_step(step)
             .await
             .map_err(|e| e.to_string())?;
         written = position;
         bus.publish(rows);
+        if tournaments_moved {
+            signal.bump();
+        }
     }
     Ok(())
 }
@@ -183,6 +193,8 @@ impl Batch {
                     self.step.inbox.extend(step.inbox);
                     self.step.ratings.extend(step.ratings);
                     self.step.rating_changes.extend(step.rating_changes);
+                    self.step.game_results.extend(step.game_results);
+                    self.step.tournament_log.extend(step.tournament_log);
                 }
                 self.step.position = self.step.position.max(entry.position);
             }
@@ -232,7 +244,40 @@ async fn learn(
         .map_err(|e| e.to_string())?,
         _ => None,
     };
-    Ok(step_for(entry, assigned.as_ref(), rated))
+    let mut step = step_for(entry, assigned.as_ref(), rated);
+    if let (Some(step), Some(_)) = (step.as_mut(), &assigned) {
+        let game = store
+            .tournament_game(&entry.match_id)
+            .await
+            .map_err(|e| e.to_string())?;
+        if let Some(game) = game {
+            let names: Vec<&str> = seats.iter().map(|s| s.seat.as_str()).collect();
+            let outcome = tournament_outcome(ending, &names);
+            step.game_results.push(GameResultRow {
+                match_id: entry.match_id.clone(),
+                outcome: outcome_code(outcome),
+                ended_nanos: nanos(entry.time),
+            });
+            let item = LogItem::GameFinished {
+                round: game.round,
+                match_id: entry.match_id.clone(),
+            };
+            step.tournament_log
+                .push(item.to_new(&game.tournament_id, entry.time));
+        }
+    }
+    Ok(step)
+}
+
+/// How a tournament game ended, by seat order: a match without a result (nobody came) is lost
+/// by both.
+fn tournament_outcome(ending: &Ending, seats: &[&str]) -> Outcome {
+    match (ending.finished, ending.winner.as_str()) {
+        (false, _) => Outcome::NeitherCame,
+        (true, "") => Outcome::Draw,
+        (true, winner) if seats.first() == Some(&winner) => Outcome::FirstWon,
+        (true, _) => Outcome::SecondWon,
+    }
 }
 
 /// What an entry teaches the leagues; `None` when it concerns no bot. An ended match a league

@@ -39,6 +39,10 @@ pub enum InboxItem {
     MatchAssigned(Assignment),
     /// An operator changed the bot's caps.
     QuotaChanged(QuotaChange),
+    /// A tournament the bot entered paired a round: the bot's game, or its bye.
+    RoundPaired(RoundPairing),
+    /// A tournament the bot entered ended.
+    TournamentFinished(TournamentResult),
 }
 
 impl InboxItem {
@@ -50,6 +54,8 @@ impl InboxItem {
             InboxItem::ChallengeResolved(_) => 3,
             InboxItem::MatchAssigned(_) => 4,
             InboxItem::QuotaChanged(_) => 5,
+            InboxItem::RoundPaired(_) => 6,
+            InboxItem::TournamentFinished(_) => 7,
         }
     }
 
@@ -84,6 +90,34 @@ pub struct Assignment {
     pub pool: String,
     /// The bot forfeits unless it takes its seat before then (nanoseconds since the epoch).
     pub show_up_by_nanos: i64,
+    /// The tournament that paired it, and its round; empty and 0 otherwise.
+    #[serde(default)]
+    pub tournament_id: String,
+    #[serde(default)]
+    pub round: u32,
+}
+
+/// A bot's part in a tournament round just paired.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundPairing {
+    pub tournament_id: String,
+    pub round: u32,
+    /// Empty with a bye; each is assigned (`match_assigned`) once it exists.
+    pub match_ids: Vec<String>,
+    /// Empty with a bye.
+    pub opponent_id: String,
+    pub bye: bool,
+}
+
+/// Where a bot finished in a tournament.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TournamentResult {
+    pub tournament_id: String,
+    pub cancelled: bool,
+    pub end_reason: String,
+    pub rank: u32,
+    /// Half-points: a win is 2.
+    pub half_points: u32,
 }
 
 /// How a match ended, for one of its seats.

@@ -1,5 +1,6 @@
 //! Bots that live on the server: identities that last beyond one seat, the API keys they act
-//! with, and the inbox that tells each bot what concerns it. A league (challenges, a queue, ratings, events) is built on these; the match core
+//! with, and the inbox that tells each bot what concerns it. A league (challenges, a queue,
+//! ratings, tournaments) is built on these; the match core
 //! knows none of it and hosts a bot's seat as it hosts any other, by a credential whose hash it
 //! keeps (see `pitchmate_hosting::token::account_credential`).
 //!
@@ -21,6 +22,7 @@ pub mod rating;
 pub mod scheduler;
 pub mod scope;
 pub mod terms;
+pub mod tournaments;
 
 pub use accounts::{Accounts, BotDefaults, Caller, NewBot};
 pub use bot::{Bot, BotChange};

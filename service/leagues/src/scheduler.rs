@@ -4,7 +4,8 @@
 //! told in their inboxes. A crash between the two finds the match on the next pass (the core
 //! refuses a second match of that id) and tells the bots then, so every assignment is created
 //! once and told once. On the same beat, the queue is paired and open challenges past their
-//! expiry are closed.
+//! expiry are closed, and tournaments are run a step on (a round paired when its time
+//! comes; see `tournaments`).
 
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
@@ -23,6 +24,7 @@ use crate::inbox::{Assignment, InboxBus, InboxItem};
 use crate::nanos;
 use crate::queue::Queue;
 use crate::terms::Terms;
+use crate::tournaments::Tournaments;
 
 /// How often the scheduler looks again without being woken.
 const BEAT: Duration = Duration::from_secs(1);
@@ -34,6 +36,7 @@ pub struct Scheduler {
     pub challenges: Arc<Challenges>,
     pub queue: Arc<Queue>,
     pub bus: InboxBus,
+    pub tournaments: Arc<Tournaments>,
     /// How long a bot has to take its seat once told.
     pub show_up: Duration,
     pub assigned: Arc<Notify>,
@@ -42,9 +45,13 @@ pub struct Scheduler {
 impl Scheduler {
     /// Runs until the server stops.
     pub async fn run(self, mut stopping: watch::Receiver<bool>) {
+        let mut tournaments_changed = self.tournaments.signal().subscribe();
         loop {
             if let Err(error) = self.queue.cycle().await {
                 tracing::warn!(%error, "cannot pair the queue now; trying again");
+            }
+            if let Err(error) = self.tournaments.advance_all().await {
+                tracing::warn!(%error, "cannot run tournaments now; trying again");
             }
             if let Err(error) = self.create_pending().await {
                 tracing::warn!(%error, "cannot create assigned matches now; trying again");
@@ -54,6 +61,7 @@ impl Scheduler {
             }
             tokio::select! {
                 () = self.assigned.notified() => {}
+                _ = tournaments_changed.changed() => {}
                 () = tokio::time::sleep(BEAT) => {}
                 _ = stopping.wait_for(|stop| *stop) => return,
             }
@@ -135,6 +143,13 @@ impl Scheduler {
             .map_err(|e| e.to_string())?
             .seats
             .clone();
+        let tournament = self
+            .store
+            .tournament_game(&assigned.match_id)
+            .await
+            .map_err(|e| e.to_string())?;
+        let (tournament_id, round) =
+            tournament.map_or((String::new(), 0), |g| (g.tournament_id, g.round));
         let mut items = Vec::new();
         let now = SystemTime::now();
         for (index, bot_id) in assigned.bots.iter().enumerate() {
@@ -152,6 +167,8 @@ impl Scheduler {
                 rated: terms.rated,
                 pool: assigned.pool.clone(),
                 show_up_by_nanos: nanos(show_up_by),
+                tournament_id: tournament_id.clone(),
+                round,
             });
             items.push(item.to_new(bot_id, now));
         }

@@ -109,6 +109,9 @@ pub struct LimitSettings {
     pub max_request_bytes: usize,
     /// The largest response message sent, in bytes (encoded protobuf).
     pub max_response_bytes: usize,
+    /// The largest request to TournamentService, in bytes: `VerifyTournament` takes a whole
+    /// export, which outgrows `max_request_bytes` from a few dozen rounds on.
+    pub max_document_bytes: usize,
     /// Acting calls a seat token may make per second, on average; 0 lifts the limit.
     pub actions_per_second: u32,
     /// Acting calls a seat token may make in a burst above the average rate.
@@ -212,6 +215,7 @@ impl Settings {
             .set_default("limits.watchers_per_match", 256)?
             .set_default("limits.max_request_bytes", 64 * 1024)?
             .set_default("limits.max_response_bytes", 16 * 1024 * 1024)?
+            .set_default("limits.max_document_bytes", 4 * 1024 * 1024)?
             .set_default("limits.actions_per_second", 1000)?
             .set_default("limits.action_burst", 2000)?
             .set_default("limits.streams_per_seat", 8)?
@@ -276,6 +280,7 @@ impl Settings {
             ("limits.watchers_per_match", self.limits.watchers_per_match),
             ("limits.max_request_bytes", self.limits.max_request_bytes),
             ("limits.max_response_bytes", self.limits.max_response_bytes),
+            ("limits.max_document_bytes", self.limits.max_document_bytes),
             ("limits.action_burst", self.limits.action_burst as usize),
             ("limits.streams_per_seat", self.limits.streams_per_seat),
             ("limits.create_burst", self.limits.create_burst as usize),

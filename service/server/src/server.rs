@@ -13,7 +13,7 @@ use tonic::service::RoutesBuilder;
 
 use crate::api::{
     BotApi, ChallengeApi, Credentials, InboxApi, MatchApi, MessageSize, QueueApi, RatingApi,
-    ServerApi, VariantApi,
+    ServerApi, TournamentApi, VariantApi,
 };
 use crate::config::Settings;
 use crate::games::GameRegistry;
@@ -27,11 +27,13 @@ use pb::match_service_server::MatchServiceServer;
 use pb::queue_service_server::QueueServiceServer;
 use pb::rating_service_server::RatingServiceServer;
 use pb::server_service_server::ServerServiceServer;
+use pb::tournament_service_server::TournamentServiceServer;
 use pb::variant_service_server::VariantServiceServer;
 use pitchmate_leagues::challenges::Challenges;
 use pitchmate_leagues::queue::Queue;
 use pitchmate_leagues::rating::RatingConfig;
 use pitchmate_leagues::scheduler::Scheduler;
+use pitchmate_leagues::tournaments::{Signal, Tournaments};
 use pitchmate_leagues::{Accounts, BotDefaults, InboxBus, follower};
 
 #[derive(Debug, thiserror::Error)]
@@ -287,6 +289,16 @@ async fn serve_with(
         ratings.clone(),
         Arc::clone(&assigned),
     ));
+    let tournament_signal = Signal::default();
+    let tournaments = Arc::new(Tournaments::new(
+        store.clone(),
+        Arc::clone(&accounts),
+        Arc::clone(&registry),
+        inboxes.clone(),
+        ratings.clone(),
+        tournament_signal.clone(),
+        Arc::clone(&assigned),
+    ));
     tokio::spawn(
         Scheduler {
             store: store.clone(),
@@ -295,11 +307,20 @@ async fn serve_with(
             challenges: Arc::clone(&challenges),
             queue: Arc::clone(&queue),
             bus: inboxes.clone(),
+            tournaments: Arc::clone(&tournaments),
             show_up: Duration::from_secs(settings.bots.show_up_secs),
             assigned,
         }
         .run(stopping.clone()),
     );
+    let tournament_api = TournamentServiceServer::new(TournamentApi::new(
+        Arc::clone(&credentials),
+        Arc::clone(&accounts),
+        tournaments,
+        stopping.clone(),
+    ))
+    .max_decoding_message_size(limits.max_document_bytes.max(limits.max_request_bytes))
+    .max_encoding_message_size(limits.max_response_bytes);
     let hosted = Hosted {
         registry: Arc::clone(&registry),
         accounts,
@@ -340,6 +361,7 @@ async fn serve_with(
     tokio::spawn(follower::run(
         store.clone(),
         inboxes.clone(),
+        tournament_signal,
         retention,
         ratings,
         stopping.clone(),
@@ -400,6 +422,7 @@ async fn serve_with(
         .add_service(challenge_api)
         .add_service(queue_api)
         .add_service(rating_api)
+        .add_service(tournament_api)
         .add_service(variant_api)
         .add_service(server_api);
     for add in add_services {
@@ -440,6 +463,7 @@ async fn report_health(
         <ChallengeServiceServer<ChallengeApi> as NamedService>::NAME,
         <QueueServiceServer<QueueApi> as NamedService>::NAME,
         <RatingServiceServer<RatingApi> as NamedService>::NAME,
+        <TournamentServiceServer<TournamentApi> as NamedService>::NAME,
         <VariantServiceServer<VariantApi> as NamedService>::NAME,
         <ServerServiceServer<ServerApi> as NamedService>::NAME,
     ] {

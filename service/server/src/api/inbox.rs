@@ -166,11 +166,33 @@ fn item_to_proto(delivered: Delivered) -> pb::InboxItem {
             rated: assigned.rated,
             pool: assigned.pool,
             show_up_by: Some(from_nanos(assigned.show_up_by_nanos).into()),
+            tournament_id: assigned.tournament_id,
+            round: assigned.round,
         }),
         InboxItem::QuotaChanged(quota) => Kind::QuotaChanged(pb::InboxQuotaChanged {
             max_concurrent: quota.max_concurrent,
             daily_cap: quota.daily_cap,
         }),
+        InboxItem::RoundPaired(round) => Kind::RoundPaired(pb::InboxRoundPaired {
+            tournament_id: round.tournament_id,
+            round: round.round,
+            match_ids: round.match_ids,
+            opponent_id: round.opponent_id,
+            bye: round.bye,
+        }),
+        InboxItem::TournamentFinished(result) => {
+            Kind::TournamentFinished(pb::InboxTournamentFinished {
+                tournament_id: result.tournament_id,
+                status: if result.cancelled {
+                    pb::TournamentStatus::Cancelled
+                } else {
+                    pb::TournamentStatus::Finished
+                } as i32,
+                end_reason: result.end_reason,
+                rank: result.rank,
+                points: f64::from(result.half_points) / 2.0,
+            })
+        }
     };
     pb::InboxItem {
         seq: delivered.seq,

@@ -44,18 +44,33 @@ where
     }
 
     fn call(&mut self, request: Request<B>) -> Self::Future {
+        let setting = if request.uri().path().starts_with(DOCUMENT_SERVICE) {
+            "max_document_bytes"
+        } else {
+            "max_request_bytes"
+        };
         let answered = self.inner.call(request);
         Box::pin(async move {
             let mut response = answered.await?;
-            rewrite(response.headers_mut());
-            Ok(response.map(|body| tonic::body::Body::new(RewrittenTrailers { inner: body })))
+            rewrite(response.headers_mut(), setting);
+            Ok(response.map(|body| {
+                tonic::body::Body::new(RewrittenTrailers {
+                    inner: body,
+                    setting,
+                })
+            }))
         })
     }
 }
 
+/// The service whose requests are limited by `limits.max_document_bytes` instead.
+const DOCUMENT_SERVICE: &str = "/pitchmate.v1.TournamentService/";
+
 /// A response body whose trailers get the same rewrite as the headers.
 struct RewrittenTrailers {
     inner: tonic::body::Body,
+    /// The setting that limits the request.
+    setting: &'static str,
 }
 
 impl http_body::Body for RewrittenTrailers {
@@ -69,7 +84,7 @@ impl http_body::Body for RewrittenTrailers {
         match Pin::new(&mut self.inner).poll_frame(cx) {
             Poll::Ready(Some(Ok(frame))) => Poll::Ready(Some(Ok(match frame.into_trailers() {
                 Ok(mut trailers) => {
-                    rewrite(&mut trailers);
+                    rewrite(&mut trailers, self.setting);
                     Frame::trailers(trailers)
                 }
                 Err(frame) => frame,
@@ -87,15 +102,16 @@ impl http_body::Body for RewrittenTrailers {
     }
 }
 
-/// Replaces a codec's size refusal in `headers` by the service's error; leaves anything else.
-fn rewrite(headers: &mut HeaderMap) {
+/// Replaces a codec's size refusal in `headers` by the service's error, naming `setting` for a
+/// request too large; leaves anything else.
+fn rewrite(headers: &mut HeaderMap, setting: &'static str) {
     let Some(status) = Status::from_header_map(headers) else {
         return;
     };
     if status.code() != Code::OutOfRange {
         return;
     }
-    let Some(error) = too_large(status.message()) else {
+    let Some(error) = too_large(status.message(), setting) else {
         return;
     };
     for name in ["grpc-status", "grpc-message", "grpc-status-details-bin"] {
@@ -109,7 +125,7 @@ fn rewrite(headers: &mut HeaderMap) {
 
 /// Reads tonic's codec messages, "Error, decoded message length too large: found N bytes, the
 /// limit is: L bytes" (and "encoded" for responses).
-fn too_large(message: &str) -> Option<ServiceError> {
+fn too_large(message: &str, setting: &'static str) -> Option<ServiceError> {
     let (decoded, rest) = if let Some(rest) = message.strip_prefix("Error, decoded ") {
         (true, rest)
     } else {
@@ -124,7 +140,7 @@ fn too_large(message: &str) -> Option<ServiceError> {
             message: "request message",
             size,
             limit,
-            setting: "max_request_bytes",
+            setting,
             hint: "",
         }
     } else {
@@ -151,7 +167,7 @@ mod tests {
         )
         .add_header(&mut headers)
         .unwrap();
-        rewrite(&mut headers);
+        rewrite(&mut headers, "max_request_bytes");
         let status = Status::from_header_map(&headers).unwrap();
         assert_eq!(status.code(), Code::ResourceExhausted);
         assert!(status.message().contains("2100 bytes"), "{status:?}");
@@ -174,11 +190,11 @@ mod tests {
             let mut headers = HeaderMap::new();
             status.add_header(&mut headers).unwrap();
             let before = headers.clone();
-            rewrite(&mut headers);
+            rewrite(&mut headers, "max_request_bytes");
             assert_eq!(headers, before);
         }
         let mut empty = HeaderMap::new();
-        rewrite(&mut empty);
+        rewrite(&mut empty, "max_request_bytes");
         assert!(empty.is_empty());
     }
 }

@@ -17,6 +17,7 @@ mod replay;
 mod server;
 pub mod stream;
 mod summary;
+mod tournaments;
 mod variants;
 
 pub use bots::BotApi;
@@ -29,6 +30,7 @@ pub use queue::QueueApi;
 pub use rate_limit::{ActionRateLimiter, RateLimiter};
 pub use ratings::RatingApi;
 pub use server::ServerApi;
+pub use tournaments::TournamentApi;
 pub use variants::VariantApi;
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};

@@ -4,6 +4,7 @@
 
 pub mod process;
 pub mod raw;
+pub mod tournaments;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
