@@ -321,7 +321,10 @@ async fn entries_close_pauses_sit_out_and_withdrawals_are_final() {
 }
 
 /// Reads updates until `count` have come, or panics after a while.
-async fn take(stream: &mut tonic::Streaming<pb::TournamentUpdate>, count: usize) -> Vec<u64> {
+async fn take(
+    stream: &mut tonic::Streaming<pb::WatchTournamentResponse>,
+    count: usize,
+) -> Vec<u64> {
     let mut seqs = Vec::new();
     while seqs.len() < count {
         let update = tokio::time::timeout(Duration::from_secs(10), stream.message())
@@ -377,7 +380,7 @@ async fn the_stream_resumes_after_any_seq() {
     assert_eq!(first.seq, 1);
     assert!(matches!(
         first.kind,
-        Some(pb::tournament_update::Kind::Created(_))
+        Some(pb::watch_tournament_response::Kind::Created(_))
     ));
     let a = register(&channel, "first").await;
     let b = register(&channel, "second").await;
@@ -392,7 +395,9 @@ async fn the_stream_resumes_after_any_seq() {
     let update = resumed.message().await.unwrap().unwrap();
     assert_eq!(update.seq, 3);
     match update.kind {
-        Some(pb::tournament_update::Kind::EntryChanged(entry)) => assert_eq!(entry.bot_id, b.id),
+        Some(pb::watch_tournament_response::Kind::EntryChanged(entry)) => {
+            assert_eq!(entry.bot_id, b.id)
+        }
         other => panic!("{other:?}"),
     }
     tournaments
@@ -407,7 +412,7 @@ async fn the_stream_resumes_after_any_seq() {
     let paired = resumed.message().await.unwrap().unwrap();
     assert_eq!(paired.seq, 4);
     match paired.kind {
-        Some(pb::tournament_update::Kind::RoundPaired(round)) => {
+        Some(pb::watch_tournament_response::Kind::RoundPaired(round)) => {
             assert_eq!(round.number, 1);
             assert_eq!(round.pairings.len(), 1);
         }

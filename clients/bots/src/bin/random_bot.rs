@@ -4,7 +4,8 @@
 //! result; `--create` plays one seat of a new match and prints its id so a second bot can
 //! `--join` it; `--league N` runs as a league bot with its API key: it waits in the queue's
 //! pool for `--variant` (rated unless `--casual`), accepts every challenge it is sent, and plays
-//! whatever it is assigned until N of its matches have ended.
+//! whatever it is assigned until N of its matches have ended; `--tournament ID` enters a
+//! tournament with its API key and plays its games until the tournament ends.
 
 use std::process::ExitCode;
 
@@ -14,8 +15,8 @@ use pitchmate_client::pb::stream_match_events_response::Item;
 use std::sync::Arc;
 
 use pitchmate_client::{
-    BotMaker, Client, ClientError, EventStream, LeagueOptions, NewMatch, RandomChoice, SeatHandle,
-    pb, play, run_league,
+    BotMaker, Client, ClientError, EventStream, LeagueOptions, LeagueReport, NewMatch,
+    RandomChoice, SeatHandle, authorized, pb, play, run_league,
 };
 
 #[derive(Debug, Parser)]
@@ -40,6 +41,9 @@ struct Args {
     /// Run as a league bot (needs --api-key) until this many of its matches have ended.
     #[arg(long, value_name = "N", conflicts_with_all = ["both", "join"], requires = "api_key")]
     league: Option<usize>,
+    /// Enter this tournament (needs --api-key) and play its games until it ends.
+    #[arg(long, value_name = "ID", conflicts_with_all = ["both", "join", "create", "league"], requires = "api_key")]
+    tournament: Option<String>,
     /// With --league: wait in the casual pool instead of the rated one.
     #[arg(long, requires = "league")]
     casual: bool,
@@ -96,14 +100,24 @@ async fn main() -> ExitCode {
 }
 
 async fn run(args: Args) -> Result<(), String> {
-    if !args.both && !args.create && args.join.is_none() && args.league.is_none() {
-        return Err("say --both, --create, --join MATCH or --league N (see --help)".into());
+    if !args.both
+        && !args.create
+        && args.join.is_none()
+        && args.league.is_none()
+        && args.tournament.is_none()
+    {
+        return Err(
+            "say --both, --create, --join MATCH, --league N or --tournament ID (see --help)".into(),
+        );
     }
     let client = Client::connect(&args.server)
         .await
         .map_err(|e| e.to_string())?;
     if let (Some(matches), Some(key)) = (args.league, &args.api_key) {
         return league(&client, key, matches, &args).await;
+    }
+    if let (Some(tournament_id), Some(key)) = (&args.tournament, &args.api_key) {
+        return tournament(&client, key, tournament_id, args.seed).await;
     }
     let match_id = match &args.join {
         Some(id) => id.clone(),
@@ -176,18 +190,77 @@ async fn league(client: &Client, key: &str, matches: usize, args: &Args) -> Resu
         rated: !args.casual,
         ..Default::default()
     };
-    let seed = args.seed;
-    let counter = std::sync::atomic::AtomicU64::new(0);
     let options = LeagueOptions {
         queue: vec![terms],
         accept: Some(Arc::new(|_: &pb::Challenge| true)),
         stop_after: Some(matches),
         ..LeagueOptions::default()
     };
+    play_assigned(client, key, options, args.seed)
+        .await
+        .map(|_| ())
+}
+
+/// Enters the tournament and plays its games until it ends, printing each and where the bot
+/// finished.
+async fn tournament(
+    client: &Client,
+    key: &str,
+    tournament_id: &str,
+    seed: u64,
+) -> Result<(), String> {
+    let request = authorized(
+        pb::EnterTournamentRequest {
+            tournament_id: tournament_id.to_owned(),
+            bot: String::new(),
+        },
+        key,
+    )
+    .map_err(|e| e.to_string())?;
+    let entry = client
+        .tournaments()
+        .enter_tournament(request)
+        .await
+        .map_err(|status| ClientError::from(status).to_string())?
+        .into_inner()
+        .entry
+        .unwrap_or_default();
+    println!(
+        "entered tournament {tournament_id} as {} (rating {})",
+        entry.bot_name, entry.rating
+    );
+    let options = LeagueOptions {
+        stop_after_tournaments: Some(1),
+        ..LeagueOptions::default()
+    };
+    let report = play_assigned(client, key, options, seed).await?;
+    for over in &report.tournaments {
+        println!(
+            "tournament {} over ({}): rank {}, {} points",
+            over.tournament_id, over.end_reason, over.rank, over.points
+        );
+    }
+    Ok(())
+}
+
+/// Runs the league loop with `options`, playing random moves in every match assigned, and
+/// prints each match's result.
+async fn play_assigned(
+    client: &Client,
+    key: &str,
+    options: LeagueOptions,
+    seed: u64,
+) -> Result<LeagueReport, String> {
+    let counter = std::sync::atomic::AtomicU64::new(0);
     let make_bot: BotMaker = Arc::new(move |assigned: &pb::InboxMatchAssigned| {
         let n = counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let round = if assigned.tournament_id.is_empty() {
+            String::new()
+        } else {
+            format!(", round {}", assigned.round)
+        };
         println!(
-            "assigned match {} ({}, seat {}) against {}",
+            "assigned match {} ({}, seat {}{round}) against {}",
             assigned.match_id, assigned.variant_id, assigned.seat, assigned.opponent_name
         );
         Box::new(RandomChoice::seeded(seed.wrapping_add(n)))
@@ -210,7 +283,7 @@ async fn league(client: &Client, key: &str, matches: usize, args: &Args) -> Resu
     for (match_id, error) in &report.failed {
         eprintln!("match {match_id} was not played to its end: {error}");
     }
-    Ok(())
+    Ok(report)
 }
 
 async fn play_seat(client: Client, seat: SeatHandle, seed: u64) -> Result<pb::MatchResult, String> {

@@ -424,7 +424,7 @@ impl Tournaments {
     }
 
     /// Runs every tournament that is open or running one step on: called by the scheduler on
-    /// every beat. A failure leaves the tournament for the next beat.
+    /// every beat. A tournament that fails is left for the next beat; the others go on.
     pub async fn advance_all(&self) -> Result<(), LeagueError> {
         let mut live = self.store.tournaments(Some(TournamentState::Open)).await?;
         live.extend(
@@ -437,11 +437,21 @@ impl Tournaments {
             if row.state == TournamentState::Open && row.starts_nanos > now {
                 continue;
             }
-            let loaded = self.load(&row.tournament_id).await?;
-            let next = loaded.next(now);
-            self.apply(&loaded, next).await?;
+            if let Err(error) = self.advance(&row.tournament_id, now).await {
+                tracing::warn!(
+                    tournament_id = row.tournament_id,
+                    %error,
+                    "cannot run the tournament now; trying again"
+                );
+            }
         }
         Ok(())
+    }
+
+    async fn advance(&self, tournament_id: &str, now: i64) -> Result<(), LeagueError> {
+        let loaded = self.load(tournament_id).await?;
+        let next = loaded.next(now);
+        self.apply(&loaded, next).await
     }
 
     async fn apply(&self, loaded: &Loaded, next: Next) -> Result<(), LeagueError> {

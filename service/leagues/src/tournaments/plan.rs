@@ -445,3 +445,7 @@ pub fn history(
         })
         .collect()
 }
+
+#[cfg(test)]
+#[path = "plan_tests.rs"]
+mod tests;

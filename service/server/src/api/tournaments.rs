@@ -77,8 +77,8 @@ impl TournamentApi {
     async fn update_to_proto(
         &self,
         row: TournamentLogRow,
-    ) -> Result<pb::TournamentUpdate, ServiceError> {
-        use pb::tournament_update::Kind as UpdateKind;
+    ) -> Result<pb::WatchTournamentResponse, ServiceError> {
+        use pb::watch_tournament_response::Kind as UpdateKind;
         let item = LogItem::from_bytes(&row.body).map_err(LeagueError::Unavailable)?;
         let loaded = self.tournaments.load(&row.tournament_id).await?;
         let kind = match item {
@@ -115,7 +115,7 @@ impl TournamentApi {
                 })
             }
         };
-        Ok(pb::TournamentUpdate {
+        Ok(pb::WatchTournamentResponse {
             seq: row.seq,
             time: Some(from_nanos(row.time_nanos).into()),
             kind: Some(kind),
@@ -125,7 +125,7 @@ impl TournamentApi {
 
 #[tonic::async_trait]
 impl pb::tournament_service_server::TournamentService for TournamentApi {
-    type WatchTournamentStream = EdgeStream<pb::TournamentUpdate>;
+    type WatchTournamentStream = EdgeStream<pb::WatchTournamentResponse>;
 
     #[tracing::instrument(name = "rpc", skip_all, fields(method = "CreateTournament"))]
     async fn create_tournament(
