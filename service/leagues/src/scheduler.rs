@@ -16,7 +16,7 @@ use pitchmate_hosting::clock::Hosting;
 use pitchmate_hosting::error::ErrorCode;
 use pitchmate_hosting::setup::Reservation;
 use pitchmate_hosting::{MatchRegistry, NewMatch};
-use pitchmate_store::{AssignedMatchRow, AssignedState, Store};
+use pitchmate_store::{AssignedMatchRow, AssignedState, Store, TournamentGameRow};
 
 use crate::accounts::Accounts;
 use crate::challenges::Challenges;
@@ -25,6 +25,7 @@ use crate::nanos;
 use crate::queue::Queue;
 use crate::terms::Terms;
 use crate::tournaments::Tournaments;
+use crate::tournaments::spec::{Spec, paired_seed};
 
 /// How often the scheduler looks again without being woken.
 const BEAT: Duration = Duration::from_secs(1);
@@ -68,6 +69,23 @@ impl Scheduler {
         }
     }
 
+    /// The seed of a tournament game played as one of a pair: shared by both games of the
+    /// pairing, secret until they are played. `None` (the match core draws one) otherwise.
+    async fn paired_seed(&self, game: &TournamentGameRow) -> Result<Option<u64>, String> {
+        let Some(row) = self
+            .store
+            .tournament(&game.tournament_id)
+            .await
+            .map_err(|e| e.to_string())?
+        else {
+            return Ok(None);
+        };
+        let spec = Spec::from_bytes(&row.spec).map_err(|e| e.to_string())?;
+        Ok(spec
+            .paired_games
+            .then(|| paired_seed(spec.chance_secret, game.round, &game.bots)))
+    }
+
     async fn create_pending(&self) -> Result<(), String> {
         let pending = self
             .store
@@ -82,6 +100,15 @@ impl Scheduler {
 
     async fn create(&self, assigned: AssignedMatchRow) -> Result<(), String> {
         let terms = Terms::from_bytes(&assigned.terms)?;
+        let tournament = self
+            .store
+            .tournament_game(&assigned.match_id)
+            .await
+            .map_err(|e| e.to_string())?;
+        let seed = match &tournament {
+            Some(game) => self.paired_seed(game).await?,
+            None => None,
+        };
         let show_up_by = SystemTime::now() + self.show_up;
         let request = NewMatch {
             variant_id: terms.variant_id.clone(),
@@ -91,6 +118,7 @@ impl Scheduler {
                 ..Hosting::default()
             },
             match_id: Some(assigned.match_id.clone()),
+            seed,
             reservation: Some(Reservation {
                 accounts: assigned.bots.to_vec(),
                 show_up_by,
@@ -143,11 +171,6 @@ impl Scheduler {
             .map_err(|e| e.to_string())?
             .seats
             .clone();
-        let tournament = self
-            .store
-            .tournament_game(&assigned.match_id)
-            .await
-            .map_err(|e| e.to_string())?;
         let (tournament_id, round) =
             tournament.map_or((String::new(), 0), |g| (g.tournament_id, g.round));
         let mut items = Vec::new();

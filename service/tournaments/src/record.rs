@@ -57,6 +57,10 @@ pub struct Record {
     pub tie_breaks: Vec<TieBreak>,
     /// Pairs that may never meet.
     pub forbidden: Vec<(String, String)>,
+    /// Each pairing played two games, its first and its return game with the seats swapped
+    /// (listed one after the other).
+    #[serde(default)]
+    pub paired_games: bool,
     /// Every entry, with the rating it entered with.
     pub entrants: Vec<RecordEntrant>,
     pub rounds: Vec<RecordRound>,
@@ -233,7 +237,7 @@ impl Record {
                     field: &field,
                     history: &history,
                     forbidden: &self.forbidden,
-                    paired_games: false,
+                    paired_games: self.paired_games,
                 };
                 swiss::pair(&request)
                     .map(|paired| (paired.pairs, paired.bye))
@@ -260,6 +264,33 @@ fn describe(pairs: &[(String, String)], bye: &Option<String>) -> String {
     text
 }
 
+/// The pairs a round's games record (with paired games, every first game, each followed by its
+/// return game), and a game that breaks that pattern, if any.
+fn recorded_pairs<'a>(
+    record: &Record,
+    round: &'a RecordRound,
+) -> (Vec<(String, String)>, Option<&'a RecordGame>) {
+    if !record.paired_games {
+        let pairs = round
+            .games
+            .iter()
+            .map(|g| (g.first.clone(), g.second.clone()))
+            .collect();
+        return (pairs, None);
+    }
+    let mut pairs = Vec::new();
+    for legs in round.games.chunks(2) {
+        match legs {
+            [first, back] if first.first == back.second && first.second == back.first => {
+                pairs.push((first.first.clone(), first.second.clone()));
+            }
+            [first, ..] => return (pairs, Some(first)),
+            [] => {}
+        }
+    }
+    (pairs, None)
+}
+
 /// Re-pairs every round of `record` from the record alone; each round that differs from what
 /// was recorded (or cannot be re-paired) is a discrepancy. Empty: the record is consistent.
 pub fn verify(record: &Record) -> Vec<Discrepancy> {
@@ -281,11 +312,15 @@ pub fn verify(record: &Record) -> Vec<Discrepancy> {
             });
             continue;
         }
-        let recorded: Vec<(String, String)> = round
-            .games
-            .iter()
-            .map(|g| (g.first.clone(), g.second.clone()))
-            .collect();
+        let (recorded, unmatched) = recorded_pairs(record, round);
+        if let Some(game) = unmatched {
+            discrepancies.push(Discrepancy {
+                round: round.number,
+                expected: "each first game followed by its return game, seats swapped".into(),
+                recorded: format!("{}-{} out of its place", game.first, game.second),
+            });
+            continue;
+        }
         let recorded_text = describe(&recorded, &round.bye);
         match record.repair(index) {
             Ok((pairs, bye)) if pairs == recorded && bye == round.bye => {}

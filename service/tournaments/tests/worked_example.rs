@@ -2,6 +2,9 @@
 //! event with seed 7, results chosen by hand. If a pairing rule or a tie-break changes, this
 //! test fails, and the page must be changed with it.
 
+use pitchmate_tournaments::record::{
+    FORMAT, Kind, Record, RecordEntrant, RecordGame, RecordRound, verify,
+};
 use pitchmate_tournaments::standings::{TieBreak, standings};
 use pitchmate_tournaments::swiss::{SwissRequest, pair};
 use pitchmate_tournaments::{Entrant, Game, Outcome, Round, WIN};
@@ -99,4 +102,63 @@ fn five_bots_three_rounds() {
             .map(|(rank, id, points, ties)| (*rank, (*id).to_owned(), *points, ties.to_vec()))
             .collect::<Vec<_>>()
     );
+}
+
+/// The example's record verifies as played; with round 1's first result turned round, round 2
+/// re-pairs differently (cy, not ada, is then the lowest-ranked bot without a bye).
+#[test]
+fn the_example_verifies_and_a_changed_result_does_not() {
+    use Outcome::*;
+    let mut history = Vec::new();
+    play(&mut history, &[FirstWon, Draw]);
+    play(&mut history, &[SecondWon, FirstWon]);
+    play(&mut history, &[Draw, SecondWon]);
+    let mut record = Record {
+        format: FORMAT.to_owned(),
+        tournament_id: "example".into(),
+        name: "example".into(),
+        kind: Kind::Swiss,
+        seed: 7,
+        rounds_planned: Some(3),
+        tie_breaks: Vec::new(),
+        forbidden: Vec::new(),
+        paired_games: false,
+        entrants: entrants()
+            .into_iter()
+            .map(|e| RecordEntrant {
+                id: e.id,
+                rating: e.rating,
+                first_round: 1,
+                status: "active".into(),
+            })
+            .collect(),
+        rounds: history
+            .iter()
+            .map(|round| RecordRound {
+                number: round.number,
+                field: entrants().into_iter().map(|e| e.id).collect(),
+                pending: Vec::new(),
+                games: round
+                    .games
+                    .iter()
+                    .enumerate()
+                    .map(|(board, g)| RecordGame {
+                        match_id: format!("{}-{board}", round.number),
+                        first: g.first.clone(),
+                        second: g.second.clone(),
+                        outcome: g.outcome,
+                    })
+                    .collect(),
+                bye: round.bye.clone(),
+                ladder: Vec::new(),
+            })
+            .collect(),
+        standings: Vec::new(),
+    };
+    assert_eq!(verify(&record), Vec::new());
+    record.rounds[0].games[0].outcome = Some(SecondWon);
+    let found = verify(&record);
+    assert_eq!(found[0].round, 2, "{found:?}");
+    assert!(found[0].expected.ends_with("bye cy"), "{found:?}");
+    assert!(found[0].recorded.ends_with("bye ada"), "{found:?}");
 }

@@ -111,6 +111,9 @@ impl Tournaments {
         caller.require_operator("creating a tournament needs an OPERATOR key")?;
         let mut spec = new.spec;
         spec.check()?;
+        if spec.paired_games {
+            spec.chance_secret = random_u64()?;
+        }
         check_terms(&self.registry, &spec.terms)?;
         spec.terms.seat = SeatChoice::Any;
         spec.terms.rematch_of = None;
@@ -346,12 +349,14 @@ impl Tournaments {
         self.load(tournament_id).await
     }
 
-    /// Standings as of now, from the results known. A Swiss bye scores a win; a round
-    /// robin's sitting out scores nothing (every bot of an odd field sits out once).
+    /// Standings as of now, from the results known. A Swiss bye scores a win (two with paired
+    /// games); a round robin's sitting out scores nothing (every bot of an odd field sits out
+    /// once).
     pub fn standings(loaded: &Loaded) -> Vec<Standing> {
         let history = loaded.history(&BTreeSet::new());
+        let games_per_pairing = if loaded.spec.paired_games { 2 } else { 1 };
         let bye_points = if loaded.spec.kind == spec::Kind::Swiss {
-            WIN
+            WIN * games_per_pairing
         } else {
             0
         };
@@ -379,6 +384,7 @@ impl Tournaments {
             rounds_planned: loaded.rounds_planned(),
             tie_breaks: loaded.spec.tie_breaks.clone(),
             forbidden: loaded.spec.forbidden.clone(),
+            paired_games: loaded.spec.paired_games,
             entrants: loaded
                 .entries
                 .iter()
@@ -471,27 +477,41 @@ impl Tournaments {
         let mut games = Vec::new();
         let mut assigned = Vec::new();
         let mut inbox = Vec::new();
+        // With paired games, each pairing plays its return game too, seats swapped.
+        let legs: &[bool] = if loaded.spec.paired_games {
+            &[false, true]
+        } else {
+            &[false]
+        };
         for (first, second) in &body.pairs {
-            let match_id = new_match_id()?;
-            let bots = [first.clone(), second.clone()];
-            games.push(TournamentGameRow {
-                match_id: match_id.clone(),
-                tournament_id: id.clone(),
-                round: number,
-                bots: bots.clone(),
-                outcome: None,
-                ended_nanos: None,
-            });
-            assigned.push(AssignedMatchRow {
-                match_id: match_id.clone(),
-                bots: bots.clone(),
-                pool: pool.clone(),
-                terms: terms.clone(),
-                assigned_nanos: nanos(now),
-                state: AssignedState::Pending,
-            });
+            let mut match_ids = Vec::new();
+            for &swapped in legs {
+                let match_id = new_match_id()?;
+                let bots = if swapped {
+                    [second.clone(), first.clone()]
+                } else {
+                    [first.clone(), second.clone()]
+                };
+                games.push(TournamentGameRow {
+                    match_id: match_id.clone(),
+                    tournament_id: id.clone(),
+                    round: number,
+                    bots: bots.clone(),
+                    outcome: None,
+                    ended_nanos: None,
+                });
+                assigned.push(AssignedMatchRow {
+                    match_id: match_id.clone(),
+                    bots,
+                    pool: pool.clone(),
+                    terms: terms.clone(),
+                    assigned_nanos: nanos(now),
+                    state: AssignedState::Pending,
+                });
+                match_ids.push(match_id);
+            }
             for (bot, opponent) in [(first, second), (second, first)] {
-                inbox.push(told(id, number, bot, vec![match_id.clone()], opponent, now));
+                inbox.push(told(id, number, bot, match_ids.clone(), opponent, now));
             }
         }
         if let Some(bye) = &body.bye {
@@ -638,6 +658,14 @@ impl Tournaments {
 const LOG_PAGE: usize = 256;
 /// How often a follower of a tournament's log looks in the store without being woken.
 const POLL: Duration = Duration::from_secs(1);
+
+/// A number from the system's randomness.
+fn random_u64() -> Result<u64, LeagueError> {
+    let mut bytes = [0; 8];
+    getrandom::fill(&mut bytes)
+        .map_err(|e| LeagueError::Unavailable(format!("no randomness for a secret: {e}")))?;
+    Ok(u64::from_be_bytes(bytes))
+}
 
 /// An inbox item telling `bot` its part in a round.
 fn told(

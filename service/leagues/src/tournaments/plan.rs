@@ -268,7 +268,7 @@ impl Loaded {
             field: &field,
             history: &history,
             forbidden: self.spec.forbidden_pairs(),
-            paired_games: false,
+            paired_games: self.spec.paired_games,
         };
         let paired = swiss::pair(&request).map_err(|e| format!("round {number}: {e}"))?;
         Ok(RoundBody {
@@ -430,11 +430,21 @@ pub fn history(
                         .collect()
                 })
                 .unwrap_or_default();
+            // By board, and a pairing's return game (seats swapped) after its first.
             let board = |g: &Game| {
                 body.pairs
                     .iter()
-                    .position(|(a, b)| *a == g.first && *b == g.second)
-                    .unwrap_or(usize::MAX)
+                    .enumerate()
+                    .find_map(|(board, (a, b))| {
+                        if *a == g.first && *b == g.second {
+                            Some((board, 0))
+                        } else if *a == g.second && *b == g.first {
+                            Some((board, 1))
+                        } else {
+                            None
+                        }
+                    })
+                    .unwrap_or((usize::MAX, 0))
             };
             games.sort_by_key(board);
             Round {

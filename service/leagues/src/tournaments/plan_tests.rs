@@ -33,6 +33,8 @@ fn spec(kind: Kind) -> Spec {
         forbidden: Vec::new(),
         ladder_games_per_bot: if kind == Kind::Ladder { 2 } else { 0 },
         ends_nanos: None,
+        paired_games: false,
+        chance_secret: 0,
     }
 }
 

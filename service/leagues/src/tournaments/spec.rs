@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 pub use pitchmate_tournaments::record::Kind;
 use pitchmate_tournaments::standings::TieBreak;
+use sha2::{Digest, Sha256};
 
 use crate::error::LeagueError;
 use crate::terms::Terms;
@@ -49,6 +50,29 @@ pub struct Spec {
     pub ladder_games_per_bot: u32,
     /// No ladder game is paired from then on.
     pub ends_nanos: Option<i64>,
+    /// Each pairing plays both seat orders at once, on one seed.
+    #[serde(default)]
+    pub paired_games: bool,
+    /// Drawn when the tournament is created and never shown: the paired games' seeds are
+    /// derived from it ([`paired_seed`]), so no one can know a pairing's dice before its games.
+    #[serde(default)]
+    pub chance_secret: u64,
+}
+
+/// The seed both games of a pairing are played on: the first 8 bytes (big-endian) of SHA-256
+/// of the tournament's secret, the round and the two bots' ids in order.
+pub fn paired_seed(secret: u64, round: u32, bots: &[String; 2]) -> u64 {
+    let mut ids = [bots[0].as_str(), bots[1].as_str()];
+    ids.sort_unstable();
+    let mut hasher = Sha256::new();
+    hasher.update(secret.to_be_bytes());
+    hasher.update(round.to_be_bytes());
+    for id in ids {
+        hasher.update((id.len() as u64).to_be_bytes());
+        hasher.update(id.as_bytes());
+    }
+    let digest = hasher.finalize();
+    u64::from_be_bytes(digest[..8].try_into().expect("8 bytes"))
 }
 
 /// The tie-breaks when the organiser names none: FIDE's usual order for Swiss events.
@@ -130,6 +154,12 @@ impl Spec {
                 format!("a forbidden pair names two different bots (`{a}` twice, or empty)"),
             ));
         }
+        if self.kind == Kind::Ladder && self.paired_games {
+            return Err(invalid(
+                "spec.paired_games",
+                "a ladder pairs single games; paired games are for round robins and Swiss events",
+            ));
+        }
         if self.kind != Kind::Ladder && (self.ladder_games_per_bot > 0 || self.ends_nanos.is_some())
         {
             return Err(invalid(
@@ -173,6 +203,8 @@ mod tests {
             forbidden: Vec::new(),
             ladder_games_per_bot: 0,
             ends_nanos: None,
+            paired_games: false,
+            chance_secret: 0,
         }
     }
 
@@ -217,5 +249,21 @@ mod tests {
         assert_eq!(refused_at(&spec), "spec.ladder_games_per_bot");
         spec.kind = Kind::Ladder;
         spec.check().unwrap();
+        spec.paired_games = true;
+        assert_eq!(refused_at(&spec), "spec.paired_games");
+    }
+
+    #[test]
+    fn both_games_of_a_pairing_share_a_seed_that_differs_between_pairings() {
+        let bots = |a: &str, b: &str| [a.to_owned(), b.to_owned()];
+        let seed = paired_seed(9, 1, &bots("a", "b"));
+        assert_eq!(
+            seed,
+            paired_seed(9, 1, &bots("b", "a")),
+            "either seat order"
+        );
+        assert_ne!(seed, paired_seed(9, 2, &bots("a", "b")), "another round");
+        assert_ne!(seed, paired_seed(9, 1, &bots("a", "c")), "another pairing");
+        assert_ne!(seed, paired_seed(10, 1, &bots("a", "b")), "another secret");
     }
 }

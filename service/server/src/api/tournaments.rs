@@ -527,6 +527,8 @@ fn spec_from_proto(spec: pb::TournamentSpec) -> Result<NewTournament, ServiceErr
             forbidden,
             ladder_games_per_bot: spec.ladder_games_per_bot,
             ends_nanos,
+            paired_games: spec.paired_games,
+            chance_secret: 0,
         },
         starts,
     })
@@ -645,6 +647,7 @@ fn spec_to_proto(row: &TournamentRow, spec: &Spec) -> pb::TournamentSpec {
             .collect(),
         ladder_games_per_bot: spec.ladder_games_per_bot,
         end_time: spec.ends_nanos.map(|n| from_nanos(n).into()),
+        paired_games: spec.paired_games,
     }
 }
 
@@ -726,6 +729,16 @@ fn rounds_to_proto(loaded: &Loaded) -> Vec<pb::TournamentRound> {
                             outcome: pb::GameOutcome::Pending as i32,
                             ..Default::default()
                         });
+                    let return_game = loaded
+                        .spec
+                        .paired_games
+                        .then(|| {
+                            loaded.games.iter().find(|g| {
+                                g.round == row.round && g.bots[0] == *second && g.bots[1] == *first
+                            })
+                        })
+                        .flatten()
+                        .map(game_to_proto);
                     let why = pair_whys.iter().find(|w| {
                         w.get("first").and_then(|v| v.as_str()) == Some(first)
                             && w.get("second").and_then(|v| v.as_str()) == Some(second)
@@ -738,6 +751,7 @@ fn rounds_to_proto(loaded: &Loaded) -> Vec<pb::TournamentRound> {
                         cost,
                         cost_parts,
                         seat_reason,
+                        return_game,
                     }
                 })
                 .collect();

@@ -215,13 +215,17 @@ pub async fn standings(client: &Client, tournament_id: &str) -> Vec<pb::Standing
         .standings
 }
 
-/// The games of every round, in round and board order, as (first, second, outcome).
+/// A pairing's games: its game, and its return game with paired games.
+pub fn pairing_games(pairing: &pb::Pairing) -> impl Iterator<Item = &pb::TournamentGame> {
+    pairing.game.iter().chain(pairing.return_game.iter())
+}
+
+/// The games of every round, in round and board order, as (round, first, second, outcome).
 pub fn games(rounds: &[pb::TournamentRound]) -> Vec<(u32, String, String, i32)> {
     rounds
         .iter()
         .flat_map(|r| {
-            r.pairings.iter().map(move |p| {
-                let game = p.game.as_ref().unwrap();
+            r.pairings.iter().flat_map(pairing_games).map(move |game| {
                 (
                     r.number,
                     game.first_bot_id.clone(),
@@ -246,13 +250,12 @@ fn points(outcome: i32) -> (u32, u32) {
 
 /// Points (half-points) and Buchholz (the sum of opponents' points, half-points, with a bye
 /// counted as a game against an opponent with the bot's own points) computed here from the
-/// rounds alone, independently of the server's standings.
-pub fn recomputed(rounds: &[pb::TournamentRound]) -> BTreeMap<String, (u32, u32)> {
+/// rounds alone, independently of the server's standings. A bye is worth `bye_points`.
+pub fn recomputed(rounds: &[pb::TournamentRound], bye_points: u32) -> BTreeMap<String, (u32, u32)> {
     let mut points_of: BTreeMap<String, u32> = BTreeMap::new();
     let mut opponents: BTreeMap<String, Vec<Option<String>>> = BTreeMap::new();
     for round in rounds {
-        for pairing in &round.pairings {
-            let game = pairing.game.as_ref().unwrap();
+        for game in round.pairings.iter().flat_map(pairing_games) {
             let (first, second) = points(game.outcome);
             *points_of.entry(game.first_bot_id.clone()).or_default() += first;
             *points_of.entry(game.second_bot_id.clone()).or_default() += second;
@@ -267,7 +270,7 @@ pub fn recomputed(rounds: &[pb::TournamentRound]) -> BTreeMap<String, (u32, u32)
                 .push(played.then(|| game.first_bot_id.clone()));
         }
         if !round.bye_bot_id.is_empty() {
-            *points_of.entry(round.bye_bot_id.clone()).or_default() += 2;
+            *points_of.entry(round.bye_bot_id.clone()).or_default() += bye_points;
             opponents
                 .entry(round.bye_bot_id.clone())
                 .or_default()
@@ -314,11 +317,13 @@ pub fn meetings(rounds: &[pb::TournamentRound]) -> BTreeMap<(String, String), us
     met
 }
 
-/// Exports the tournament, verifies the export as it is (no discrepancy), then with the first
-/// decided result of round 1 turned round: re-pairing must then find a difference in a later
-/// round (a Swiss event pairs by score, a ladder's waves record the points they paired from)
-/// or none (a round robin's table ignores results).
+/// Exports the tournament and verifies it, by id and as the exported document: no discrepancy.
+/// Then verifies the document edited: with the first game of the last round's seats swapped,
+/// that round must be reported; and, if `results_matter` (a ladder, whose waves record the
+/// points they were paired from), with the first decided result of round 1 turned round,
+/// some later round must be.
 pub async fn export_verifies(client: &Client, tournament_id: &str, results_matter: bool) {
+    use pb::verify_tournament_request::Source;
     let document = client
         .tournaments()
         .export_tournament(pb::ExportTournamentRequest {
@@ -340,7 +345,6 @@ pub async fn export_verifies(client: &Client, tournament_id: &str, results_matte
                 .into_inner()
         }
     };
-    use pb::verify_tournament_request::Source;
     let by_id = verify(Source::TournamentId(tournament_id.to_owned())).await;
     assert!(by_id.discrepancies.is_empty(), "{:?}", by_id.discrepancies);
     let as_exported = verify(Source::Document(document.clone())).await;
@@ -351,26 +355,43 @@ pub async fn export_verifies(client: &Client, tournament_id: &str, results_matte
     );
     assert!(as_exported.rounds_checked > 1);
 
-    let mut record: serde_json::Value = serde_json::from_str(&document).unwrap();
-    let games = record["rounds"][0]["games"].as_array_mut().unwrap();
-    let game = games
-        .iter_mut()
-        .find(|g| g["outcome"] == "first_won" || g["outcome"] == "second_won")
-        .expect("a decided game in round 1");
-    game["outcome"] = if game["outcome"] == "first_won" {
-        "second_won".into()
-    } else {
-        "first_won".into()
-    };
-    let tampered = verify(Source::Document(record.to_string())).await;
+    let record: serde_json::Value = serde_json::from_str(&document).unwrap();
+    let last = record["rounds"].as_array().unwrap().len() - 1;
+    let mut swapped = record.clone();
+    let game = &mut swapped["rounds"][last]["games"][0];
+    let first = game["first"].clone();
+    game["first"] = game["second"].clone();
+    game["second"] = first;
+    let seats = verify(Source::Document(swapped.to_string())).await;
+    let last_number = record["rounds"][last]["number"].as_u64().unwrap() as u32;
+    assert_eq!(
+        seats
+            .discrepancies
+            .iter()
+            .map(|d| d.round)
+            .collect::<Vec<_>>(),
+        vec![last_number],
+        "a recorded seat order re-pairing does not give"
+    );
+
     if results_matter {
+        let mut flipped = record;
+        let games = flipped["rounds"][0]["games"].as_array_mut().unwrap();
+        let game = games
+            .iter_mut()
+            .find(|g| g["outcome"] == "first_won" || g["outcome"] == "second_won")
+            .expect("a decided game in round 1");
+        game["outcome"] = if game["outcome"] == "first_won" {
+            "second_won".into()
+        } else {
+            "first_won".into()
+        };
+        let tampered = verify(Source::Document(flipped.to_string())).await;
         assert!(
             !tampered.discrepancies.is_empty(),
             "re-pairing finds a result changed"
         );
         assert!(tampered.discrepancies.iter().all(|d| d.round > 1));
-    } else {
-        assert!(tampered.discrepancies.is_empty());
     }
 }
 
