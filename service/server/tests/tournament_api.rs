@@ -72,16 +72,44 @@ fn set_status(
     )
 }
 
-#[tokio::test]
-async fn only_operators_create_and_bad_specs_are_refused_by_field() {
+/// A server, a client of its TournamentService, and an operator key made before the server
+/// opened the store (as an operator does).
+async fn operated() -> (
+    TestServer,
+    Channel,
+    TournamentServiceClient<Channel>,
+    String,
+) {
     let settings = test_settings();
-    // Made before the server opens the store, as an operator does.
     let operator = pitchmate_server::server::create_operator_key(&settings, "tests".into())
         .await
         .unwrap();
-    let server = start_with(settings.clone()).await;
+    let server = start_with(settings).await;
     let channel = server.channel().await;
-    let mut tournaments = TournamentServiceClient::new(channel.clone());
+    let tournaments = TournamentServiceClient::new(channel.clone());
+    (server, channel, tournaments, operator.secret)
+}
+
+async fn create(
+    tournaments: &mut TournamentServiceClient<Channel>,
+    spec: pb::TournamentSpec,
+    operator: &str,
+) -> pb::Tournament {
+    tournaments
+        .create_tournament(authed(
+            pb::CreateTournamentRequest { spec: Some(spec) },
+            operator,
+        ))
+        .await
+        .unwrap()
+        .into_inner()
+        .tournament
+        .unwrap()
+}
+
+#[tokio::test]
+async fn only_operators_create_and_bad_specs_are_refused_by_field() {
+    let (server, channel, mut tournaments, operator) = operated().await;
     let bot = register(&channel, "eager").await;
     let refused = tournaments
         .create_tournament(authed(
@@ -95,12 +123,7 @@ async fn only_operators_create_and_bad_specs_are_refused_by_field() {
     assert_eq!(refused.code(), Code::PermissionDenied);
     assert_eq!(reason(&refused), "MISSING_SCOPE");
 
-    let create = |spec| {
-        authed(
-            pb::CreateTournamentRequest { spec: Some(spec) },
-            &operator.secret,
-        )
-    };
+    let create = |spec| authed(pb::CreateTournamentRequest { spec: Some(spec) }, &operator);
     for (spec, field) in [
         (swiss(0), "spec.rounds"),
         (
@@ -178,26 +201,8 @@ async fn only_operators_create_and_bad_specs_are_refused_by_field() {
 
 #[tokio::test]
 async fn entries_close_pauses_sit_out_and_withdrawals_are_final() {
-    let settings = test_settings();
-    // Made before the server opens the store, as an operator does.
-    let operator = pitchmate_server::server::create_operator_key(&settings, "tests".into())
-        .await
-        .unwrap();
-    let server = start_with(settings.clone()).await;
-    let channel = server.channel().await;
-    let mut tournaments = TournamentServiceClient::new(channel.clone());
-    let created = tournaments
-        .create_tournament(authed(
-            pb::CreateTournamentRequest {
-                spec: Some(swiss(2)),
-            },
-            &operator.secret,
-        ))
-        .await
-        .unwrap()
-        .into_inner()
-        .tournament
-        .unwrap();
+    let (server, channel, mut tournaments, operator) = operated().await;
+    let created = create(&mut tournaments, swiss(2), &operator).await;
     let id = created.tournament_id.clone();
     assert_eq!(created.status, pb::TournamentStatus::Open as i32);
     assert_eq!(created.rounds_planned, 2);
@@ -236,7 +241,7 @@ async fn entries_close_pauses_sit_out_and_withdrawals_are_final() {
             pb::StartTournamentRequest {
                 tournament_id: id.clone(),
             },
-            &operator.secret,
+            &operator,
         ))
         .await
         .unwrap();
@@ -299,7 +304,7 @@ async fn entries_close_pauses_sit_out_and_withdrawals_are_final() {
             pb::CancelTournamentRequest {
                 tournament_id: id.clone(),
             },
-            &operator.secret,
+            &operator,
         ))
         .await
         .unwrap()
@@ -312,7 +317,7 @@ async fn entries_close_pauses_sit_out_and_withdrawals_are_final() {
             pb::CancelTournamentRequest {
                 tournament_id: id.clone(),
             },
-            &operator.secret,
+            &operator,
         ))
         .await
         .unwrap_err();
@@ -339,26 +344,9 @@ async fn take(
 
 #[tokio::test]
 async fn the_stream_resumes_after_any_seq() {
-    let settings = test_settings();
-    // Made before the server opens the store, as an operator does.
-    let operator = pitchmate_server::server::create_operator_key(&settings, "tests".into())
+    let (server, channel, mut tournaments, operator) = operated().await;
+    let id = create(&mut tournaments, swiss(3), &operator)
         .await
-        .unwrap();
-    let server = start_with(settings.clone()).await;
-    let channel = server.channel().await;
-    let mut tournaments = TournamentServiceClient::new(channel.clone());
-    let id = tournaments
-        .create_tournament(authed(
-            pb::CreateTournamentRequest {
-                spec: Some(swiss(3)),
-            },
-            &operator.secret,
-        ))
-        .await
-        .unwrap()
-        .into_inner()
-        .tournament
-        .unwrap()
         .tournament_id;
     let watching = tournaments.clone();
     let watch = |after_seq| {
@@ -405,7 +393,7 @@ async fn the_stream_resumes_after_any_seq() {
             pb::StartTournamentRequest {
                 tournament_id: id.clone(),
             },
-            &operator.secret,
+            &operator,
         ))
         .await
         .unwrap();

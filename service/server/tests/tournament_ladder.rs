@@ -8,22 +8,22 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use common::process::{ServerProcess, free_address, scratch_dir, url};
 use common::tournaments::*;
-use pitchmate_client::{Client, pb};
+use pitchmate_client::pb;
 
 const BOTS: usize = 12;
 const GAMES_EACH: u32 = 6;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn twelve_bots_climb_a_ladder_fairly() {
-    let address = free_address();
-    let data_dir = scratch_dir();
-    std::fs::create_dir_all(&data_dir).unwrap();
-    let operator = operator_key(&data_dir);
-    let server = ServerProcess::start(address, &data_dir).await;
-    let client = Client::connect(url(address)).await.expect("connect");
-    let bots = register_bots(&client, "ladder", BOTS).await;
+    let Organised {
+        address,
+        data_dir,
+        server,
+        operator,
+        client,
+        bots,
+    } = organised("ladder", BOTS).await;
     let created = create(
         &client,
         &operator,

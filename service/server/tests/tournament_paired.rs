@@ -8,7 +8,6 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::process::{ServerProcess, free_address, scratch_dir, url};
 use common::tournaments::*;
 use pitchmate_client::{Client, pb};
 
@@ -32,13 +31,14 @@ async fn seed_of(client: &Client, match_id: &str) -> Vec<u8> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn each_pairing_plays_both_seat_orders_on_one_seed() {
-    let address = free_address();
-    let data_dir = scratch_dir();
-    std::fs::create_dir_all(&data_dir).unwrap();
-    let operator = operator_key(&data_dir);
-    let server = ServerProcess::start(address, &data_dir).await;
-    let client = Client::connect(url(address)).await.expect("connect");
-    let bots = register_bots(&client, "paired", BOTS).await;
+    let Organised {
+        address,
+        data_dir,
+        server,
+        operator,
+        client,
+        bots,
+    } = organised("paired", BOTS).await;
     let created = create(
         &client,
         &operator,

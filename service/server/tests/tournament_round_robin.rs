@@ -7,21 +7,21 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use common::process::{ServerProcess, free_address, scratch_dir, url};
 use common::tournaments::*;
-use pitchmate_client::{Client, pb};
+use pitchmate_client::pb;
 
 const BOTS: usize = 10;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn ten_bots_play_a_round_robin_and_a_double_one() {
-    let address = free_address();
-    let data_dir = scratch_dir();
-    std::fs::create_dir_all(&data_dir).unwrap();
-    let operator = operator_key(&data_dir);
-    let server = ServerProcess::start(address, &data_dir).await;
-    let client = Client::connect(url(address)).await.expect("connect");
-    let bots = register_bots(&client, "rr", BOTS).await;
+    let Organised {
+        address,
+        data_dir,
+        server,
+        operator,
+        client,
+        bots,
+    } = organised("rr", BOTS).await;
     let mut ids = Vec::new();
     for kind in [
         pb::TournamentKind::RoundRobin,

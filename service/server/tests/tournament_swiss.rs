@@ -10,7 +10,7 @@ mod common;
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use common::process::{Options, ServerProcess, free_address, scratch_dir, url};
+use common::process::{Options, ServerProcess, url};
 use common::tournaments::*;
 use pitchmate_client::{Client, pb};
 
@@ -38,17 +38,18 @@ async fn during_round(address: std::net::SocketAddr, tournament_id: &str, round:
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_sixteen_bot_swiss_finishes_through_two_sigkills() {
-    let address = free_address();
-    let data_dir = scratch_dir();
-    std::fs::create_dir_all(&data_dir).unwrap();
-    let operator = operator_key(&data_dir);
+    let Organised {
+        address,
+        data_dir,
+        mut server,
+        operator,
+        client,
+        bots,
+    } = organised("swiss", BOTS).await;
     let options = Options {
         environment: &[("PITCHMATE__STREAM__HEARTBEAT_SECS", "1")],
         ..Options::default()
     };
-    let mut server = ServerProcess::start_with(address, &data_dir, options).await;
-    let client = Client::connect(url(address)).await.expect("connect");
-    let bots = register_bots(&client, "swiss", BOTS).await;
     let created = create(
         &client,
         &operator,

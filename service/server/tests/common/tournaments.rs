@@ -13,7 +13,7 @@ use pitchmate_client::{
 };
 use tokio::task::JoinHandle;
 
-use super::process::url;
+use super::process::{Options, ServerProcess, free_address, scratch_dir, url};
 
 /// An operator key made by the `pitchmate` binary in `data_dir`, before a server runs there.
 pub fn operator_key(data_dir: &std::path::Path) -> String {
@@ -25,6 +25,47 @@ pub fn operator_key(data_dir: &std::path::Path) -> String {
         .expect("run operator-key");
     assert!(made.status.success(), "{made:?}");
     String::from_utf8(made.stdout).unwrap().trim().to_owned()
+}
+
+/// A `pitchmate` process in a scratch directory with an operator key, a client, and `count`
+/// registered bots named `prefix-N`.
+pub struct Organised {
+    pub address: SocketAddr,
+    pub data_dir: std::path::PathBuf,
+    pub server: ServerProcess,
+    pub operator: String,
+    pub client: Client,
+    pub bots: Vec<TestBot>,
+}
+
+pub async fn organised(prefix: &str, count: usize) -> Organised {
+    let address = free_address();
+    let data_dir = scratch_dir();
+    std::fs::create_dir_all(&data_dir).unwrap();
+    let operator = operator_key(&data_dir);
+    let options = Options {
+        environment: &[("PITCHMATE__STREAM__HEARTBEAT_SECS", "1")],
+        ..Options::default()
+    };
+    let server = ServerProcess::start_with(address, &data_dir, options).await;
+    let client = Client::connect(url(address)).await.expect("connect");
+    let bots = register_bots(&client, prefix, count).await;
+    Organised {
+        address,
+        data_dir,
+        server,
+        operator,
+        client,
+        bots,
+    }
+}
+
+impl Organised {
+    /// Stops the server and removes its directory.
+    pub async fn finish(self) {
+        self.server.terminate().await;
+        std::fs::remove_dir_all(&self.data_dir).unwrap();
+    }
 }
 
 pub fn patient() -> ReconnectPolicy {
