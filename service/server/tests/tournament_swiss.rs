@@ -82,6 +82,18 @@ async fn a_sixteen_bot_swiss_finishes_through_two_sigkills() {
     let games = games(&rounds);
     assert_eq!(games.len(), 40, "8 games in each of 5 rounds");
     assert!(rounds.iter().all(|r| r.bye_bot_id.is_empty()));
+    // Each round says why: its score groups, and each pairing's cost and its parts.
+    for round in &rounds {
+        assert!(!round.score_groups.is_empty());
+        assert_eq!(round.field.len(), BOTS);
+        for pairing in &round.pairings {
+            assert!(
+                pairing.cost_parts.iter().any(|c| c.name == "score_gap"),
+                "{pairing:?}"
+            );
+            assert!(!pairing.seat_reason.is_empty());
+        }
+    }
     assert!(
         meetings(&rounds).values().all(|&n| n == 1),
         "no two bots meet twice"

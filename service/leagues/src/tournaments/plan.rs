@@ -306,6 +306,18 @@ impl Loaded {
         let rules = LadderRules::default();
         let wave = ladder::pair(&bots, self.spec.seed, &rules);
         if wave.pairs.is_empty() {
+            // Every bot idle and still none may play: the bots with games left have only their
+            // last opponents, or bots with no games left, to play. Nothing changes that in a
+            // ladder with a set number of games; one without waits for new entries.
+            if cap > 0 && self.pending().is_empty() {
+                return Next::Finish {
+                    reason: format!(
+                        "no more games can be paired: no bot short of {cap} games has an \
+                         opponent it may play"
+                    ),
+                    cancelled: false,
+                };
+            }
             return Next::Wait;
         }
         Next::Pair {

@@ -243,3 +243,51 @@ fn a_ladder_pairs_idle_bots_credits_late_entrants_and_ends_when_all_have_played(
         assert_eq!(games, 2, "{bot}");
     }
 }
+
+#[test]
+fn a_ladder_where_no_game_can_be_paired_any_more_ends() {
+    // Three games each: a and c have played theirs, b has two and no one left to play.
+    let mut t = loaded(Kind::Ladder, &["a", "b", "c"]);
+    t.spec.ladder_games_per_bot = 3;
+    t.row.state = TournamentState::Running;
+    // The first wave had all three in its input, with no games yet.
+    let Next::Pair { body, .. } = t.next(START) else {
+        panic!("a first wave");
+    };
+    let played = [["c", "a"], ["c", "b"], ["a", "b"], ["c", "a"]];
+    for (index, bots) in played.iter().enumerate() {
+        let round = index as u32 + 1;
+        t.rounds.push((
+            TournamentRoundRow {
+                tournament_id: "t".into(),
+                round,
+                body: Vec::new(),
+                paired_nanos: START,
+                deadline_nanos: START + HOUR,
+            },
+            body.clone(),
+        ));
+        t.games.push(TournamentGameRow {
+            match_id: format!("m{round}"),
+            tournament_id: "t".into(),
+            round,
+            bots: bots.map(str::to_owned),
+            outcome: Some(outcome_code(Outcome::Draw)),
+            ended_nanos: Some(START),
+        });
+    }
+    match t.next(START) {
+        Next::Finish { reason, cancelled } => {
+            assert!(!cancelled);
+            assert!(
+                reason.starts_with("no more games can be paired"),
+                "{reason}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // With a game under way, it waits for it first.
+    t.games[3].outcome = None;
+    t.games[3].ended_nanos = None;
+    assert_eq!(t.next(START), Next::Wait);
+}

@@ -739,12 +739,17 @@ fn rounds_to_proto(loaded: &Loaded) -> Vec<pb::TournamentRound> {
                         })
                         .flatten()
                         .map(game_to_proto);
-                    let why = pair_whys.iter().find(|w| {
-                        w.get("first").and_then(|v| v.as_str()) == Some(first)
-                            && w.get("second").and_then(|v| v.as_str()) == Some(second)
-                    });
+                    // A Swiss pair's why names its bots; a ladder's comes in board order.
+                    let why = if why.is_array() {
+                        pair_whys.get(board).copied()
+                    } else {
+                        pair_whys.iter().copied().find(|w| {
+                            w.get("first").and_then(|v| v.as_str()) == Some(first)
+                                && w.get("second").and_then(|v| v.as_str()) == Some(second)
+                        })
+                    };
                     let (cost, cost_parts, seat_reason) =
-                        why.map_or((0, Vec::new(), String::new()), |w| pair_why(w));
+                        why.map_or((0, Vec::new(), String::new()), pair_why);
                     pb::Pairing {
                         board: board as u32 + 1,
                         game: Some(game),
@@ -812,6 +817,17 @@ fn pair_why(why: &serde_json::Value) -> (u64, Vec<pb::CostPart>, String) {
                             name: name.to_owned(),
                             value: n,
                         });
+                    }
+                    // A pair of numbers (a ladder's ranks, games): one part per bot.
+                    if let Some([a, b]) = v.as_array().map(Vec::as_slice) {
+                        for (bot, value) in [("first", a), ("second", b)] {
+                            if let Some(n) = value.as_u64() {
+                                parts.push(pb::CostPart {
+                                    name: format!("{name}_{bot}"),
+                                    value: n,
+                                });
+                            }
+                        }
                     }
                 }
             }
