@@ -209,6 +209,16 @@ async fn tournament(
     tournament_id: &str,
     seed: u64,
 ) -> Result<(), String> {
+    // Only what comes from now on: the bot's earlier items (matches long over) are not this
+    // tournament's.
+    let inbox = authorized(pb::GetInboxRequest {}, key).map_err(|e| e.to_string())?;
+    let newest_seq = client
+        .inboxes()
+        .get_inbox(inbox)
+        .await
+        .map_err(|status| ClientError::from(status).to_string())?
+        .into_inner()
+        .newest_seq;
     let request = authorized(
         pb::EnterTournamentRequest {
             tournament_id: tournament_id.to_owned(),
@@ -231,6 +241,7 @@ async fn tournament(
     );
     let options = LeagueOptions {
         stop_after_tournaments: Some(1),
+        after_seq: newest_seq,
         ..LeagueOptions::default()
     };
     let report = play_assigned(client, key, options, seed).await?;
