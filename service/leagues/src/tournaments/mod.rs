@@ -34,11 +34,11 @@ use crate::accounts::{Accounts, Caller};
 use crate::challenges::{check_terms, new_match_id};
 use crate::error::LeagueError;
 use crate::inbox::{InboxBus, InboxItem, RoundPairing, TournamentResult};
+use crate::nanos;
 use crate::rated;
 use crate::rating::RatingConfig;
 use crate::scope::Scope;
 use crate::terms::SeatChoice;
-use crate::{nanos, time};
 
 use log::LogItem;
 use plan::{Loaded, Next, RoundBody, outcome_from_code};
@@ -659,8 +659,8 @@ const LOG_PAGE: usize = 256;
 /// How often a follower of a tournament's log looks in the store without being woken.
 const POLL: Duration = Duration::from_secs(1);
 
-/// A number from the system's randomness.
-fn random_u64() -> Result<u64, LeagueError> {
+/// A number from the system's randomness: a tournament's seed when none is given, its secret.
+pub fn random_u64() -> Result<u64, LeagueError> {
     let mut bytes = [0; 8];
     getrandom::fill(&mut bytes)
         .map_err(|e| LeagueError::Unavailable(format!("no randomness for a secret: {e}")))?;
@@ -727,11 +727,6 @@ pub fn entry_state_name(state: EntryState) -> &'static str {
         EntryState::Paused => "paused",
         EntryState::Withdrawn => "withdrawn",
     }
-}
-
-/// When a round's deadline or a tournament's start falls, as a time.
-pub fn at(nanos: i64) -> SystemTime {
-    time(nanos)
 }
 
 /// The outcome of a stored game, if known.

@@ -19,7 +19,7 @@ use pitchmate_leagues::tournaments::plan::Loaded;
 use pitchmate_leagues::tournaments::spec::{
     Conditions, DEFAULT_ROUND_INTERVAL_MS, Kind, NOT_SCHEDULED, Spec, default_tie_breaks,
 };
-use pitchmate_leagues::tournaments::{NewTournament, Tournaments, game_outcome};
+use pitchmate_leagues::tournaments::{NewTournament, Tournaments, game_outcome, random_u64};
 use pitchmate_leagues::{Accounts, LeagueError};
 use pitchmate_store::{EntryRow, EntryState, TournamentLogRow, TournamentRow, TournamentState};
 use pitchmate_tournaments::Outcome;
@@ -487,12 +487,7 @@ fn spec_from_proto(spec: pb::TournamentSpec) -> Result<NewTournament, ServiceErr
     };
     let seed = match spec.seed {
         Some(seed) => seed,
-        None => {
-            let mut bytes = [0; 8];
-            getrandom::fill(&mut bytes)
-                .map_err(|e| LeagueError::Unavailable(format!("no randomness for a seed: {e}")))?;
-            u64::from_be_bytes(bytes)
-        }
+        None => random_u64()?,
     };
     let conditions = spec.conditions.unwrap_or_default();
     let mut forbidden: Vec<(String, String)> = spec
