@@ -202,6 +202,15 @@ impl Accounts {
             .ok_or_else(|| LeagueError::BotNotFound(name.to_owned()))
     }
 
+    /// A bot named by its id or, when no bot has that id, by its name: how callers name a
+    /// challenge's target or a tournament's entrant.
+    pub async fn bot_by_id_or_name(&self, named: &str) -> Result<Bot, LeagueError> {
+        match self.bot(named).await {
+            Err(LeagueError::BotNotFound(_)) => self.bot_named(named).await,
+            found => found,
+        }
+    }
+
     /// Up to `limit` bots by name, after the bot named `after`.
     pub async fn bots(&self, after: Option<&str>, limit: usize) -> Result<Vec<Bot>, LeagueError> {
         let rows = self.store.bots(after, limit).await?;

@@ -246,7 +246,7 @@ impl Challenges {
                 terms = previous.0;
                 Some(self.accounts.bot(&previous.1).await?)
             }
-            (Some(target), None) => Some(self.accounts.bot_named(target).await?),
+            (Some(target), None) => Some(self.accounts.bot_by_id_or_name(target).await?),
             (None, None) => None,
         };
         check_terms(&self.registry, &terms)?;

@@ -486,10 +486,11 @@ async fn challenges_are_cancelled_declined_and_expire() {
         .challenge
         .unwrap();
     assert_eq!(answer.decline_reason, pb::DeclineReason::Later as i32);
+    // A target may be named by its id as well as by its name.
     let expiring = client
         .create_challenge(authed(
             pb::CreateChallengeRequest {
-                target: "b".into(),
+                target: b.id.clone(),
                 terms: Some(terms(false, pb::SeatPreference::Unspecified)),
                 expires_in: Some(prost_types::Duration {
                     seconds: 1,

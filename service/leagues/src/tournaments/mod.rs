@@ -182,11 +182,7 @@ impl Tournaments {
                 .bot_with(Scope::Challenge, "or an OPERATOR key naming the bot")?
                 .to_owned());
         }
-        let bot = match self.accounts.bot(named).await {
-            Ok(bot) => bot,
-            Err(LeagueError::BotNotFound(_)) => self.accounts.bot_named(named).await?,
-            Err(error) => return Err(error),
-        };
+        let bot = self.accounts.bot_by_id_or_name(named).await?;
         if !caller.is_operator() {
             let own = caller.bot_with(Scope::Challenge, "or an OPERATOR key naming the bot")?;
             if own != bot.bot_id {
