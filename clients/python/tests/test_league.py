@@ -1,0 +1,68 @@
+"""Two registered bots run as league bots (`python bot.py --api-key KEY --queue VARIANT`): the
+queue pairs them, each takes its seat with its API key and no seat token, and both stop once
+they have finished their matches."""
+
+import re
+import uuid
+
+import grpc
+
+from conftest import run_bot
+from pitchmate.v1 import (
+    bot_service_pb2,
+    bot_service_pb2_grpc,
+    challenge_service_pb2,
+    challenge_service_pb2_grpc,
+    match_service_pb2,
+    match_service_pb2_grpc,
+)
+
+LEAGUE_SECS = 120
+MATCHES = 2
+
+
+def test_two_league_bots_play_their_matches_through_the_queue(server):
+    with grpc.insecure_channel(server) as channel:
+        bots = bot_service_pb2_grpc.BotServiceStub(channel)
+        registered = [
+            bots.CreateBot(bot_service_pb2.CreateBotRequest(name=f"py-{side}-{uuid.uuid4().hex[:8]}", owner="tests"))
+            for side in ("a", "b")
+        ]
+        processes = [
+            run_bot("--server", server, "--api-key", bot.secret, "--queue", "kings-goal", "--option", "moves_per_half=10", "--matches", str(MATCHES))
+            for bot in registered
+        ]
+        outputs = []
+        try:
+            for process in processes:
+                out, err = process.communicate(timeout=LEAGUE_SECS)
+                assert process.returncode == 0, f"{out}\n{err}"
+                outputs.append(out)
+        finally:
+            for process in processes:
+                process.kill()
+
+        played = []
+        for out in outputs:
+            assigned = re.findall(r"^assigned match (\S+), seat (\S+)$", out, re.MULTILINE)
+            finished = dict(re.findall(r"^match (\S+) \(kings-goal, seat \S+\): (WON|LOST|DRAWN);", out, re.MULTILINE))
+            assert len(assigned) == MATCHES, out
+            assert set(finished) == {match_id for match_id, _ in assigned}, out
+            assert f"league bot: {MATCHES} matches ended, 0 not played to their end" in out, out
+            played.append(finished)
+        # They were paired with each other, and each match ended the same way for both sides.
+        assert played[0].keys() == played[1].keys()
+        for match_id, outcome in played[0].items():
+            assert (outcome, played[1][match_id]) in (("WON", "LOST"), ("LOST", "WON"), ("DRAWN", "DRAWN"))
+
+        matches = match_service_pb2_grpc.MatchServiceStub(channel)
+        bot_ids = {bot.bot.bot_id for bot in registered}
+        for match_id in played[0]:
+            match = matches.GetMatch(match_service_pb2.GetMatchRequest(match_id=match_id)).match
+            assert match.status == match_service_pb2.MATCH_STATUS_FINISHED
+            # Each bot took its seat with its key: the seat names the bot.
+            assert {seat.bot_id for seat in match.seats} == bot_ids
+        quota = challenge_service_pb2_grpc.ChallengeServiceStub(channel)
+        for bot in registered:
+            live = quota.GetQuota(challenge_service_pb2.GetQuotaRequest(), metadata=(("authorization", f"Bearer {bot.secret}"),)).live
+            assert live == 0

@@ -1,0 +1,133 @@
+"""A bot whose connection is cut mid-match, again and again, reconnects, resumes after the last
+event it saw, and finishes the match without any action applied twice."""
+
+import asyncio
+import random
+
+from pitchmate.v1 import common_pb2, match_service_pb2, match_service_pb2_grpc
+from starter.connection import Backoff, connect
+from starter.play import PlayRecord, play_match
+
+MATCH_SECS = 120
+
+
+class CuttingProxy:
+    """A TCP proxy on 127.0.0.1 between a bot and the server that can drop every connection
+    through it at once, and stop passing the server's bytes back to the bot before that."""
+
+    def __init__(self, upstream: str) -> None:
+        host, port = upstream.rsplit(":", 1)
+        self.upstream = (host, int(port))
+        self.connections: list[tuple[asyncio.StreamWriter, asyncio.StreamWriter]] = []
+        self.answers_dropped = False
+        self.cuts = 0
+
+    async def start(self) -> str:
+        self.listener = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        port = self.listener.sockets[0].getsockname()[1]
+        return f"127.0.0.1:{port}"
+
+    def drop_answers(self) -> None:
+        """From now on the server's bytes reach the bot no more (until the next cut): what the
+        bot sends arrives, but it never hears the answers."""
+        self.answers_dropped = True
+
+    def cut(self) -> None:
+        """Drops every connection through the proxy, as a network failure would."""
+        for client, server in self.connections:
+            client.transport.abort()
+            server.transport.abort()
+        self.connections.clear()
+        self.answers_dropped = False
+        self.cuts += 1
+
+    async def close(self) -> None:
+        self.listener.close()
+        for client, server in self.connections:
+            client.transport.abort()
+            server.transport.abort()
+        await self.listener.wait_closed()
+
+    async def _serve(self, client_reader, client_writer) -> None:
+        server_reader, server_writer = await asyncio.open_connection(*self.upstream)
+        self.connections.append((client_writer, server_writer))
+        await asyncio.gather(
+            self._pump(client_reader, server_writer, lambda: False),
+            self._pump(server_reader, client_writer, lambda: self.answers_dropped),
+        )
+
+    @staticmethod
+    async def _pump(reader, writer, dropping) -> None:
+        try:
+            while data := await reader.read(65536):
+                if not dropping():
+                    writer.write(data)
+                    await writer.drain()
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            writer.transport.abort()
+
+
+def test_a_bot_survives_cut_connections_and_nothing_is_applied_twice(server):
+    asyncio.run(asyncio.wait_for(_cut_match(server), MATCH_SECS))
+
+
+async def _cut_match(server: str) -> None:
+    proxy = CuttingProxy(server)
+    proxy_address = await proxy.start()
+    direct, through_proxy = connect(server), connect(proxy_address)
+    matches = match_service_pb2_grpc.MatchServiceStub(direct)
+    created = await matches.CreateMatch(
+        match_service_pb2.CreateMatchRequest(
+            variant_id="kings-goal",
+            options={"moves_per_half": common_pb2.OptionValue(int_value=20)},
+        )
+    )
+    match_id = created.match.match_id
+    cut_seat = await matches.JoinMatch(match_service_pb2.JoinMatchRequest(match_id=match_id, player_name="cut"))
+    other_seat = await matches.JoinMatch(match_service_pb2.JoinMatchRequest(match_id=match_id, player_name="steady"))
+
+    # The plan, by the cut bot's actions: plain cuts at its 5th and 25th, and at its 15th a cut
+    # after its action reached the server but before any answer came back, so the action is
+    # applied and the bot cannot know it.
+    chosen = 0
+    loop = asyncio.get_running_loop()
+
+    def choose_and_cut(view, legal_actions):
+        nonlocal chosen
+        chosen += 1
+        if chosen in (5, 25):
+            proxy.cut()
+        elif chosen == 15:
+            proxy.drop_answers()
+            loop.call_later(0.5, proxy.cut)
+        return random.choice(legal_actions)
+
+    record = PlayRecord()
+    fast = Backoff(first_delay=0.05, max_delay=0.5)
+    cut_play = play_match(through_proxy, match_id, cut_seat.seat_token, choose_and_cut, backoff=fast, record=record)
+    other_play = play_match(direct, match_id, other_seat.seat_token, lambda view, actions: random.choice(actions))
+    cut_result, other_result = await asyncio.gather(cut_play, other_play)
+    replay = await matches.GetReplay(match_service_pb2.GetReplayRequest(match_id=match_id))
+    await proxy.close()
+    await direct.close()
+    await through_proxy.close()
+
+    assert chosen > 25, f"the match ended after {chosen} of the cut bot's choices, before the last cut"
+    assert proxy.cuts == 3 and record.reconnects >= 3, (proxy.cuts, record.reconnects)
+    assert cut_result == other_result == replay.header.result
+    assert replay.header.result.reason == 1  # RESULT_REASON_RULES
+
+    # Every event reached the bot exactly once, in order, across all its connections.
+    assert record.seqs == list(range(1, len(record.seqs) + 1))
+    assert record.seqs[-1] == replay.events[-1].seq
+    assert [e.seq for e in replay.events] == list(range(1, len(replay.events) + 1))
+
+    # The action whose answer was lost was sent again under its id and answered as a duplicate;
+    # no action was applied twice: the replay has one action per id the bot saw accepted.
+    assert any(duplicate for _, duplicate in record.accepted), record.accepted
+    accepted_ids = [action_id for action_id, _ in record.accepted]
+    assert len(set(accepted_ids)) == len(accepted_ids), accepted_ids
+    taken = [e for e in replay.events if e.WhichOneof("kind") == "action_taken" and e.action_taken.seat == cut_seat.seat]
+    assert len(taken) == len(accepted_ids)
