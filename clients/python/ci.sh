@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks the Python starter bot: installs the pinned requirements into a virtual environment,
-# regenerates the code from proto/ and fails if that changed anything checked in, then runs the
-# tests against the real server binary.
+# regenerates the code from proto/ and fails if that changed anything checked in, checks the
+# hand-written code's style (ruff), then runs the tests against the real server binary.
 #
 #   PITCHMATE_SERVER=target/debug/pitchmate clients/python/ci.sh [VENV_DIR]
 #
@@ -36,4 +36,6 @@ if [[ -n "$changed" ]]; then
 fi
 
 cd "$here"
+"$venv/bin/ruff" check .
+"$venv/bin/ruff" format --check .
 "$venv/bin/python" -m pytest

@@ -4,7 +4,6 @@ and how long to wait before trying again after the connection is lost."""
 import asyncio
 import random
 import time
-from typing import Optional
 
 import grpc
 from google.rpc import error_details_pb2, status_pb2
@@ -36,7 +35,7 @@ def bearer(token: str) -> tuple[tuple[str, str], ...]:
     return (("authorization", f"Bearer {token}"),)
 
 
-def error_reason(error: grpc.RpcError) -> Optional[str]:
+def error_reason(error: grpc.RpcError) -> str | None:
     """The stable reason the server gave for an error (`ErrorInfo.reason`, such as
     `ALREADY_SEATED`), or None when the error did not come from the server's judgement."""
     details = _status_details(error)
@@ -52,7 +51,8 @@ def error_reason(error: grpc.RpcError) -> Optional[str]:
 
 def describe_error(error: BaseException) -> str:
     """One line for people: the code, the server's reason and its message."""
-    if isinstance(error, grpc.aio.AioRpcError):
+    # Both the asyncio errors and the blocking API's errors are calls with a status.
+    if isinstance(error, grpc.RpcError) and hasattr(error, "code"):
         reason = error_reason(error)
         code = error.code().name
         label = f"{code} / {reason}" if reason else code
@@ -105,7 +105,7 @@ class Backoff:
         max_delay: float = 5.0,
         multiplier: float = 2.0,
         jitter: float = 0.5,
-        give_up_after: Optional[float] = 60.0,
+        give_up_after: float | None = 60.0,
     ) -> None:
         self.first_delay = first_delay
         self.max_delay = max_delay
@@ -113,7 +113,7 @@ class Backoff:
         self.jitter = min(max(jitter, 0.0), 1.0)
         self.give_up_after = give_up_after
         self._next_delay = first_delay
-        self._failing_since: Optional[float] = None
+        self._failing_since: float | None = None
         self._attempts = 0
 
     def succeeded(self) -> None:
@@ -146,7 +146,7 @@ class Backoff:
         await asyncio.sleep(delay)
 
 
-def _status_details(error: grpc.RpcError) -> Optional[status_pb2.Status]:
+def _status_details(error: grpc.RpcError) -> status_pb2.Status | None:
     trailing = error.trailing_metadata() if hasattr(error, "trailing_metadata") else None
     for key, value in trailing or ():
         if key == "grpc-status-details-bin":

@@ -5,8 +5,8 @@ After a lost connection or a server restart it follows its inbox again after the
 read: nothing it was told is missed or handled twice."""
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Optional
 
 import grpc
 
@@ -45,7 +45,7 @@ async def run_league(
     choose_action: ChooseAction,
     *,
     matches: int,
-    queue: Optional[challenge_service_pb2.MatchTerms] = None,
+    queue: challenge_service_pb2.MatchTerms | None = None,
     accept_challenges: bool = True,
     after_seq: int = 0,
     say: Callable[[str], None] = print,
@@ -88,28 +88,31 @@ class _League:
         self.last_seq = 0
         # Matches whose play has been started, so an item read twice never starts two.
         self.started: set[str] = set()
-        self.plays: set[asyncio.Task] = set()
+        # The running play loops and the match each plays.
+        self.plays: dict[asyncio.Task, str] = {}
 
     async def follow(self, backoff: Backoff) -> None:
         """One connection's worth of the inbox; returns once the bot is done."""
         call = self.inboxes.WatchInbox(
             inbox_service_pb2.WatchInboxRequest(after_seq=self.last_seq), metadata=self.metadata
         )
-        read: Optional[asyncio.Future] = None
+        read: asyncio.Future | None = None
         try:
             while True:
                 if read is None:
                     read = asyncio.ensure_future(asyncio.wait_for(call.read(), SILENCE_LIMIT_SECS))
                 done, _ = await asyncio.wait({read, *self.plays}, return_when=asyncio.FIRST_COMPLETED)
-                for task in done & self.plays:
+                for task in done & self.plays.keys():
                     self.played(task)
                 if read in done:
                     message, read = self._message(read), None
                     backoff.succeeded()
                     if message.WhichOneof("kind") == "item":
+                        # Handled first, then counted as read: an item whose handling failed
+                        # (the connection broke under it) is read and handled again.
+                        await self.handle(message.item)
                         self.last_seq = message.item.seq
                         self.report.seqs.append(message.item.seq)
-                        await self.handle(message.item)
                 if await self.done():
                     return
         except grpc.aio.AioRpcError as error:
@@ -125,7 +128,7 @@ class _League:
     def _message(self, read: asyncio.Future) -> inbox_service_pb2.WatchInboxResponse:
         try:
             message = read.result()
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise ConnectionLost(f"no word on the inbox for {SILENCE_LIMIT_SECS:.0f} s")
         if message is grpc.aio.EOF:
             raise ConnectionLost("the server closed the inbox stream")
@@ -134,25 +137,29 @@ class _League:
     async def handle(self, item: inbox_service_pb2.InboxItem) -> None:
         kind = item.WhichOneof("kind")
         if kind == "match_assigned":
-            self.report.assigned.append(item.match_assigned)
-            self.start_play(item.match_assigned.match_id, item.match_assigned.seat)
+            assigned = item.match_assigned
+            if assigned.match_id not in self.started:
+                self.report.assigned.append(assigned)
+            self.start_play(
+                assigned.match_id, assigned.seat, f" ({assigned.variant_id}) against {assigned.opponent_name}"
+            )
         elif kind == "match_finished":
             finished = item.match_finished
+            await self.enter_queue()
             self.report.finished.append(finished)
             outcome = common_pb2.MatchOutcome.Name(finished.outcome).removeprefix("MATCH_OUTCOME_")
-            self.say(f"match {finished.match_id} ({finished.variant_id}, seat {finished.seat}): {outcome}; {describe_result(finished.result)}")
-            await self.enter_queue()
+            which = f"match {finished.match_id} ({finished.variant_id}, seat {finished.seat})"
+            self.say(f"{which}: {outcome}; {describe_result(finished.result)}")
         elif kind == "challenge_received":
             await self.answer(item.challenge_received)
 
-    def start_play(self, match_id: str, seat: str) -> None:
+    def start_play(self, match_id: str, seat: str, about: str = "") -> None:
         if match_id in self.started:
             return
         self.started.add(match_id)
-        self.say(f"assigned match {match_id}, seat {seat or 'any'}")
+        self.say(f"assigned match {match_id}, seat {seat or 'any'}{about}")
         task = asyncio.ensure_future(self.take_seat_and_play(match_id, seat))
-        task.match_id = match_id
-        self.plays.add(task)
+        self.plays[task] = match_id
 
     async def take_seat_and_play(self, match_id: str, seat: str) -> common_pb2.MatchResult:
         matches = match_service_pb2_grpc.MatchServiceStub(self.channel)
@@ -160,22 +167,26 @@ class _League:
         while True:
             try:
                 # With a bot's key the seat is taken for the bot, and the key acts in it.
-                await matches.JoinMatch(match_service_pb2.JoinMatchRequest(match_id=match_id, seat=seat), metadata=self.metadata)
+                await matches.JoinMatch(
+                    match_service_pb2.JoinMatchRequest(match_id=match_id, seat=seat), metadata=self.metadata
+                )
                 break
             except grpc.aio.AioRpcError as error:
                 reason = error_reason(error)
                 if reason == "ALREADY_SEATED":
                     break
                 # An assignment announced before its match exists (only after a crash): soon it will.
-                await backoff.wait(ConnectionLost(describe_error(error)) if reason == "MATCH_NOT_FOUND" else error)
+                await backoff.wait(
+                    ConnectionLost(describe_error(error)) if reason == "MATCH_NOT_FOUND" else error
+                )
         return await play_match(self.channel, match_id, self.api_key, self.choose_action)
 
     def played(self, task: asyncio.Task) -> None:
-        self.plays.discard(task)
+        match_id = self.plays.pop(task)
         error = task.exception()
         if error is not None:
-            self.say(f"match {task.match_id} was not played to its end: {describe_error(error)}")
-            self.report.failed.append((task.match_id, describe_error(error)))
+            self.say(f"match {match_id} was not played to its end: {describe_error(error)}")
+            self.report.failed.append((match_id, describe_error(error)))
 
     async def enter_queue(self) -> None:
         """Waits in the pool of the queued terms, unless the bot has been assigned enough
@@ -183,16 +194,22 @@ class _League:
         if self.queue_terms is None or len(self.report.assigned) >= self.matches:
             return
         try:
-            await self.queue.EnterQueue(queue_service_pb2.EnterQueueRequest(terms=self.queue_terms), metadata=self.metadata)
+            await self.queue.EnterQueue(
+                queue_service_pb2.EnterQueueRequest(terms=self.queue_terms), metadata=self.metadata
+            )
         except grpc.aio.AioRpcError as error:
             if error_reason(error) != "ALREADY_QUEUED":
                 raise
 
     async def leave_queue(self) -> None:
-        tickets = await self.queue.ListTickets(queue_service_pb2.ListTicketsRequest(waiting_only=True), metadata=self.metadata)
+        tickets = await self.queue.ListTickets(
+            queue_service_pb2.ListTicketsRequest(waiting_only=True), metadata=self.metadata
+        )
         for ticket in tickets.tickets:
             try:
-                await self.queue.LeaveQueue(queue_service_pb2.LeaveQueueRequest(ticket_id=ticket.ticket_id), metadata=self.metadata)
+                await self.queue.LeaveQueue(
+                    queue_service_pb2.LeaveQueueRequest(ticket_id=ticket.ticket_id), metadata=self.metadata
+                )
             except grpc.aio.AioRpcError as error:
                 # Paired meanwhile: that match is played out like any other.
                 if error_reason(error) != "TICKET_NOT_WAITING":
@@ -202,7 +219,8 @@ class _League:
         try:
             if self.accept_challenges and len(self.report.assigned) < self.matches:
                 await self.challenges.AcceptChallenge(
-                    challenge_service_pb2.AcceptChallengeRequest(challenge_id=challenge.challenge_id), metadata=self.metadata
+                    challenge_service_pb2.AcceptChallengeRequest(challenge_id=challenge.challenge_id),
+                    metadata=self.metadata,
                 )
             else:
                 await self.challenges.DeclineChallenge(
@@ -222,7 +240,9 @@ class _League:
         if len(self.report.finished) < self.matches or self.plays:
             return False
         await self.leave_queue()
-        quota = await self.challenges.GetQuota(challenge_service_pb2.GetQuotaRequest(), metadata=self.metadata)
+        quota = await self.challenges.GetQuota(
+            challenge_service_pb2.GetQuotaRequest(), metadata=self.metadata
+        )
         if quota.live > 0:
             return False
         inbox = await self.inboxes.GetInbox(inbox_service_pb2.GetInboxRequest(), metadata=self.metadata)
@@ -235,4 +255,3 @@ class _League:
         self.last_seq = snapshot.newest_seq
         for live in snapshot.live_matches:
             self.start_play(live.match_id, live.seat)
-

@@ -3,16 +3,18 @@ connections without acting twice (docs/api.md, "Playing over one stream" and "Id
 
 import asyncio
 from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Optional, Sequence
 
 import grpc
 
 from pitchmate.v1 import action_pb2, common_pb2, match_service_pb2, match_service_pb2_grpc
 
-from .connection import Backoff, ConnectionLost, bearer, describe_error
+from .connection import Backoff, ConnectionLost, bearer
 
-ChooseAction = Callable[[match_service_pb2.MatchView, Sequence[action_pb2.LegalAction]], action_pb2.LegalAction]
+ChooseAction = Callable[
+    [match_service_pb2.MatchView, Sequence[action_pb2.LegalAction]], action_pb2.LegalAction
+]
 
 # The server sends a heartbeat after 15 s of quiet by default: a stream silent four times as
 # long is taken for a dead connection and opened again.
@@ -22,6 +24,10 @@ SILENCE_LIMIT_SECS = 60.0
 # simultaneous phase, a clock ran out, the match ended): the stream brings what happened and,
 # if the seat is still to act, a new prompt.
 _MOVED_ON = {"STALE_VERSION", "NOT_YOUR_TURN", "MATCH_NOT_ACTIVE"}
+
+
+class BadChoice(Exception):
+    """`choose_action` returned something that is not one of the legal actions it was given."""
 
 
 class ActionRefused(Exception):
@@ -41,7 +47,7 @@ class PlayRecord:
     refused: list[tuple[str, str]] = field(default_factory=list)
     # Streams opened after the first.
     reconnects: int = 0
-    result: Optional[common_pb2.MatchResult] = None
+    result: common_pb2.MatchResult | None = None
 
 
 async def play_match(
@@ -50,9 +56,9 @@ async def play_match(
     token: str,
     choose_action: ChooseAction,
     *,
-    backoff: Optional[Backoff] = None,
+    backoff: Backoff | None = None,
     silence_limit: float = SILENCE_LIMIT_SECS,
-    record: Optional[PlayRecord] = None,
+    record: PlayRecord | None = None,
 ) -> common_pb2.MatchResult:
     """Plays the seat that `token` (a seat token, or a bot's API key for a seat the bot holds)
     acts for in `match_id`, choosing with `choose_action`, and returns the match's result.
@@ -95,7 +101,13 @@ class _Player:
             call.cancel()
 
     async def _play(self, call, backoff: Backoff) -> common_pb2.MatchResult:
-        open_ = match_service_pb2.PlayOpen(match_id=self.match_id, after_seq=self.last_seq)
+        # A prompt only says when to act: the actions choose_action gets come with the view
+        # from GetLegalActions, so prompts need not spell them out typed as well.
+        open_ = match_service_pb2.PlayOpen(
+            match_id=self.match_id,
+            after_seq=self.last_seq,
+            prompt_detail=match_service_pb2.ACTION_DETAIL_NOTATION,
+        )
         await call.write(match_service_pb2.PlayRequest(open=open_))
         # Whatever was sent before the cut and not answered goes again under the same id:
         # answered as a duplicate if it had been applied, applied now if it had not.
@@ -121,15 +133,17 @@ class _Player:
     async def _read(self, call) -> match_service_pb2.PlayResponse:
         try:
             response = await asyncio.wait_for(call.read(), self.silence_limit)
-        except asyncio.TimeoutError:
-            raise ConnectionLost(f"match {self.match_id}: no word from the server for {self.silence_limit:.0f} s")
+        except TimeoutError:
+            raise ConnectionLost(
+                f"match {self.match_id}: no word from the server for {self.silence_limit:.0f} s"
+            )
         # A stream that failed raises its status; one the server closed before the match ended
         # (it shuts down) goes on after its restart.
         if response is grpc.aio.EOF:
             raise ConnectionLost(f"match {self.match_id}: the server closed the stream")
         return response
 
-    def _event(self, event) -> Optional[common_pb2.MatchResult]:
+    def _event(self, event) -> common_pb2.MatchResult | None:
         self.last_seq = event.seq
         self.record.seqs.append(event.seq)
         if event.WhichOneof("kind") == "match_ended":
@@ -143,7 +157,7 @@ class _Player:
         while self.in_flight:
             try:
                 response = await asyncio.wait_for(call.read(), self.silence_limit)
-            except (grpc.aio.AioRpcError, asyncio.TimeoutError):
+            except (TimeoutError, grpc.aio.AioRpcError):
                 return
             if response is grpc.aio.EOF:
                 return
@@ -164,7 +178,9 @@ class _Player:
         actions = list(legal.actions)
         choice = self.choose_action(legal.view, actions)
         if choice not in actions:
-            raise ValueError(f"choose_action returned {choice!r}, which is not one of the legal actions it was given")
+            raise BadChoice(
+                f"choose_action returned {choice!r}, which is not one of the legal actions it was given"
+            )
         action = match_service_pb2.PlayAction(
             expected_version=legal.version,
             # One id per version the seat acts at: an action sent again after a cut is known as
@@ -176,9 +192,10 @@ class _Player:
         await call.write(match_service_pb2.PlayRequest(act=action))
 
     async def _acted(self, call, outcome) -> None:
-        if not self.in_flight or self.in_flight[0].client_action_id != outcome.client_action_id:
+        action = next((a for a in self.in_flight if a.client_action_id == outcome.client_action_id), None)
+        if action is None:
             return
-        action = self.in_flight.popleft()
+        self.in_flight.remove(action)
         if outcome.WhichOneof("result") == "accepted":
             self.record.accepted.append((outcome.client_action_id, outcome.accepted.duplicate))
             return

@@ -67,9 +67,15 @@ def _wait_for_address(process: subprocess.Popen, log_path: Path) -> str:
             if fields.get("message", "").startswith("serving") and "address" in fields:
                 return fields["address"].removeprefix("Some(").removesuffix(")")
         if process.poll() is not None:
-            pytest.fail(f"the server exited with status {process.returncode} before serving:\n{log_path.read_text()}", pytrace=False)
+            pytest.fail(
+                f"the server exited with status {process.returncode} before serving:\n{log_path.read_text()}",
+                pytrace=False,
+            )
         time.sleep(0.05)
-    pytest.fail(f"the server did not say it was serving within {SERVER_STARTUP_SECS} s:\n{log_path.read_text()}", pytrace=False)
+    pytest.fail(
+        f"the server did not say it was serving within {SERVER_STARTUP_SECS} s:\n{log_path.read_text()}",
+        pytrace=False,
+    )
 
 
 def run_bot(*args: str) -> subprocess.Popen:

@@ -3,14 +3,14 @@ queue pairs them, each takes its seat with its API key and no seat token, and bo
 they have finished their matches."""
 
 import re
+import subprocess
+import sys
 import uuid
 
 import grpc
 
-from conftest import run_bot
+from conftest import CLIENT_DIR, run_bot
 from pitchmate.v1 import (
-    bot_service_pb2,
-    bot_service_pb2_grpc,
     challenge_service_pb2,
     challenge_service_pb2_grpc,
     match_service_pb2,
@@ -22,15 +22,22 @@ MATCHES = 2
 
 
 def test_two_league_bots_play_their_matches_through_the_queue(server):
+    registered = [register(server, f"py-{side}-{uuid.uuid4().hex[:8]}") for side in ("a", "b")]
     with grpc.insecure_channel(server) as channel:
-        bots = bot_service_pb2_grpc.BotServiceStub(channel)
-        registered = [
-            bots.CreateBot(bot_service_pb2.CreateBotRequest(name=f"py-{side}-{uuid.uuid4().hex[:8]}", owner="tests"))
-            for side in ("a", "b")
-        ]
         processes = [
-            run_bot("--server", server, "--api-key", bot.secret, "--queue", "kings-goal", "--option", "moves_per_half=10", "--matches", str(MATCHES))
-            for bot in registered
+            run_bot(
+                "--server",
+                server,
+                "--api-key",
+                key,
+                "--queue",
+                "kings-goal",
+                "--option",
+                "moves_per_half=10",
+                "--matches",
+                str(MATCHES),
+            )
+            for _, key in registered
         ]
         outputs = []
         try:
@@ -44,8 +51,12 @@ def test_two_league_bots_play_their_matches_through_the_queue(server):
 
         played = []
         for out in outputs:
-            assigned = re.findall(r"^assigned match (\S+), seat (\S+)$", out, re.MULTILINE)
-            finished = dict(re.findall(r"^match (\S+) \(kings-goal, seat \S+\): (WON|LOST|DRAWN);", out, re.MULTILINE))
+            assigned = re.findall(
+                r"^assigned match (\S+), seat (\S+) \(kings-goal\) against py-", out, re.MULTILINE
+            )
+            finished = dict(
+                re.findall(r"^match (\S+) \(kings-goal, seat \S+\): (WON|LOST|DRAWN);", out, re.MULTILINE)
+            )
             assert len(assigned) == MATCHES, out
             assert set(finished) == {match_id for match_id, _ in assigned}, out
             assert f"league bot: {MATCHES} matches ended, 0 not played to their end" in out, out
@@ -56,13 +67,31 @@ def test_two_league_bots_play_their_matches_through_the_queue(server):
             assert (outcome, played[1][match_id]) in (("WON", "LOST"), ("LOST", "WON"), ("DRAWN", "DRAWN"))
 
         matches = match_service_pb2_grpc.MatchServiceStub(channel)
-        bot_ids = {bot.bot.bot_id for bot in registered}
+        bot_ids = {bot_id for bot_id, _ in registered}
         for match_id in played[0]:
             match = matches.GetMatch(match_service_pb2.GetMatchRequest(match_id=match_id)).match
             assert match.status == match_service_pb2.MATCH_STATUS_FINISHED
             # Each bot took its seat with its key: the seat names the bot.
             assert {seat.bot_id for seat in match.seats} == bot_ids
         quota = challenge_service_pb2_grpc.ChallengeServiceStub(channel)
-        for bot in registered:
-            live = quota.GetQuota(challenge_service_pb2.GetQuotaRequest(), metadata=(("authorization", f"Bearer {bot.secret}"),)).live
+        for _, key in registered:
+            live = quota.GetQuota(
+                challenge_service_pb2.GetQuotaRequest(), metadata=(("authorization", f"Bearer {key}"),)
+            ).live
             assert live == 0
+
+
+def register(server: str, name: str) -> tuple[str, str]:
+    """Registers a bot with `python register.py`, as the README says; its id and API key."""
+    done = subprocess.run(
+        [sys.executable, "register.py", name, "--owner", "tests", "--server", server],
+        cwd=CLIENT_DIR,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 0, done.stderr
+    bot_id = re.search(r"registered \(id (\S+)\)", done.stdout)
+    key = re.search(r"(pmk_\S+)", done.stdout)
+    assert bot_id and key, done.stdout
+    return bot_id.group(1), key.group(1)

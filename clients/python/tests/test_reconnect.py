@@ -85,8 +85,12 @@ async def _cut_match(server: str) -> None:
         )
     )
     match_id = created.match.match_id
-    cut_seat = await matches.JoinMatch(match_service_pb2.JoinMatchRequest(match_id=match_id, player_name="cut"))
-    other_seat = await matches.JoinMatch(match_service_pb2.JoinMatchRequest(match_id=match_id, player_name="steady"))
+    cut_seat = await matches.JoinMatch(
+        match_service_pb2.JoinMatchRequest(match_id=match_id, player_name="cut")
+    )
+    other_seat = await matches.JoinMatch(
+        match_service_pb2.JoinMatchRequest(match_id=match_id, player_name="steady")
+    )
 
     # The plan, by the cut bot's actions: plain cuts at its 5th and 25th, and at its 15th a cut
     # after its action reached the server but before any answer came back, so the action is
@@ -106,8 +110,12 @@ async def _cut_match(server: str) -> None:
 
     record = PlayRecord()
     fast = Backoff(first_delay=0.05, max_delay=0.5)
-    cut_play = play_match(through_proxy, match_id, cut_seat.seat_token, choose_and_cut, backoff=fast, record=record)
-    other_play = play_match(direct, match_id, other_seat.seat_token, lambda view, actions: random.choice(actions))
+    cut_play = play_match(
+        through_proxy, match_id, cut_seat.seat_token, choose_and_cut, backoff=fast, record=record
+    )
+    other_play = play_match(
+        direct, match_id, other_seat.seat_token, lambda view, actions: random.choice(actions)
+    )
     cut_result, other_result = await asyncio.gather(cut_play, other_play)
     replay = await matches.GetReplay(match_service_pb2.GetReplayRequest(match_id=match_id))
     await proxy.close()
@@ -129,5 +137,9 @@ async def _cut_match(server: str) -> None:
     assert any(duplicate for _, duplicate in record.accepted), record.accepted
     accepted_ids = [action_id for action_id, _ in record.accepted]
     assert len(set(accepted_ids)) == len(accepted_ids), accepted_ids
-    taken = [e for e in replay.events if e.WhichOneof("kind") == "action_taken" and e.action_taken.seat == cut_seat.seat]
+    taken = [
+        e
+        for e in replay.events
+        if e.WhichOneof("kind") == "action_taken" and e.action_taken.seat == cut_seat.seat
+    ]
     assert len(taken) == len(accepted_ids)
