@@ -93,10 +93,16 @@ async def _cut_match(server: str) -> None:
     )
 
     # The plan, by the cut bot's actions: plain cuts at its 5th and 25th, and at its 15th a cut
-    # after its action reached the server but before any answer came back, so the action is
-    # applied and the bot cannot know it.
+    # once its action has been applied but before any answer came back, so the bot cannot know.
     chosen = 0
-    loop = asyncio.get_running_loop()
+    cuts_pending = set()
+
+    async def cut_once_applied(version: int) -> None:
+        # Seats alternate in King's Goal: the match passes this version by the cut bot's action.
+        request = match_service_pb2.GetMatchRequest(match_id=match_id)
+        while (await matches.GetMatch(request)).match.version <= version:
+            await asyncio.sleep(0.01)
+        proxy.cut()
 
     def choose_and_cut(view, legal_actions):
         nonlocal chosen
@@ -105,7 +111,7 @@ async def _cut_match(server: str) -> None:
             proxy.cut()
         elif chosen == 15:
             proxy.drop_answers()
-            loop.call_later(0.5, proxy.cut)
+            cuts_pending.add(asyncio.ensure_future(cut_once_applied(view.version)))
         return random.choice(legal_actions)
 
     record = PlayRecord()
@@ -117,6 +123,7 @@ async def _cut_match(server: str) -> None:
         direct, match_id, other_seat.seat_token, lambda view, actions: random.choice(actions)
     )
     cut_result, other_result = await asyncio.gather(cut_play, other_play)
+    await asyncio.gather(*cuts_pending)
     replay = await matches.GetReplay(match_service_pb2.GetReplayRequest(match_id=match_id))
     await proxy.close()
     await direct.close()
