@@ -172,7 +172,8 @@ async def play_league(
     report = await run_league(
         channel, args.api_key, choose_action, matches=args.matches, queue=queue, say=say
     )
-    say(f"league bot: {len(report.finished)} matches ended, {len(report.failed)} not played to their end")
+    ended, failed = len(report.finished), len(report.failed)
+    say(f"league bot: done; matches ended: {ended}, not played to their end: {failed}")
 
 
 def main(choose_action: ChooseAction, argv: Sequence[str] | None = None) -> int:

@@ -31,26 +31,58 @@ def server_binary() -> Path:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory) -> str:
     """The address (`127.0.0.1:PORT`) of a server running for the whole test session."""
-    binary = server_binary()
-    workdir = tmp_path_factory.mktemp("server")
-    log_path = workdir / "server.log"
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(
-            [binary, "--listen", "127.0.0.1:0", "--data-dir", workdir / "data", "--log-format", "json"],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-        )
+    running = Server(tmp_path_factory.mktemp("server"))
     try:
-        address = _wait_for_address(process, log_path)
-        yield address
+        yield running.start()
     finally:
-        process.terminate()
+        running.stop()
+
+
+class Server:
+    """The server binary run on a data folder of its own; it can be stopped and started again
+    on the same folder and port, as an operator restarts it."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.binary = server_binary()
+        self.workdir = workdir
+        self.listen = "127.0.0.1:0"
+        self.process: subprocess.Popen | None = None
+        self.runs = 0
+
+    def start(self) -> str:
+        """Starts the server and returns its address once it serves; a restart listens on the
+        port the first run was given."""
+        self.runs += 1
+        log_path = self.workdir / f"server-{self.runs}.log"
+        with open(log_path, "wb") as log:
+            self.process = subprocess.Popen(
+                [
+                    self.binary,
+                    "--listen",
+                    self.listen,
+                    "--data-dir",
+                    self.workdir / "data",
+                    "--log-format",
+                    "json",
+                ],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+            )
+        self.listen = _wait_for_address(self.process, log_path)
+        return self.listen
+
+    def stop(self) -> None:
+        """Stops the server as an operator does (SIGTERM), or kills it if it does not stop."""
+        if self.process is None:
+            return
+        self.process.terminate()
         try:
-            process.wait(timeout=30)
+            self.process.wait(timeout=30)
         except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+            self.process.kill()
+            self.process.wait()
+        self.process = None
 
 
 def _wait_for_address(process: subprocess.Popen, log_path: Path) -> str:

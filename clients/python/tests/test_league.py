@@ -13,6 +13,7 @@ from conftest import CLIENT_DIR, run_bot
 from pitchmate.v1 import (
     challenge_service_pb2,
     challenge_service_pb2_grpc,
+    common_pb2,
     match_service_pb2,
     match_service_pb2_grpc,
 )
@@ -59,7 +60,7 @@ def test_two_league_bots_play_their_matches_through_the_queue(server):
             )
             assert len(assigned) == MATCHES, out
             assert set(finished) == {match_id for match_id, _ in assigned}, out
-            assert f"league bot: {MATCHES} matches ended, 0 not played to their end" in out, out
+            assert f"league bot: done; matches ended: {MATCHES}, not played to their end: 0" in out, out
             played.append(finished)
         # They were paired with each other, and each match ended the same way for both sides.
         assert played[0].keys() == played[1].keys()
@@ -95,3 +96,46 @@ def register(server: str, name: str) -> tuple[str, str]:
     key = re.search(r"(pmk_\S+)", done.stdout)
     assert bot_id and key, done.stdout
     return bot_id.group(1), key.group(1)
+
+
+def test_a_league_bot_accepts_a_challenge_and_plays_it(server):
+    challenged = f"py-c-{uuid.uuid4().hex[:8]}"
+    challenged_id, challenged_key = register(server, challenged)
+    challenger_id, challenger_key = register(server, f"py-d-{uuid.uuid4().hex[:8]}")
+    with grpc.insecure_channel(server) as channel:
+        terms = challenge_service_pb2.MatchTerms(
+            variant_id="chessyball", options={"max_turns": common_pb2.OptionValue(int_value=12)}
+        )
+        challenges = challenge_service_pb2_grpc.ChallengeServiceStub(channel)
+        challenge = challenges.CreateChallenge(
+            challenge_service_pb2.CreateChallengeRequest(target=challenged, terms=terms),
+            metadata=(("authorization", f"Bearer {challenger_key}"),),
+        ).challenge
+    # Neither waits in the queue: the challenged bot finds the challenge in its inbox and
+    # accepts it, and both hear of the match it assigned.
+    processes = [run_bot("--server", server, "--api-key", key) for key in (challenged_key, challenger_key)]
+    try:
+        outputs = [process.communicate(timeout=LEAGUE_SECS) for process in processes]
+    finally:
+        for process in processes:
+            process.kill()
+    for process, (out, err) in zip(processes, outputs):
+        assert process.returncode == 0, f"{out}\n{err}"
+        assert "league bot: done; matches ended: 1, not played to their end: 0" in out, out
+    with grpc.insecure_channel(server) as channel:
+        challenge = (
+            challenge_service_pb2_grpc.ChallengeServiceStub(channel)
+            .GetChallenge(
+                challenge_service_pb2.GetChallengeRequest(challenge_id=challenge.challenge_id),
+                metadata=(("authorization", f"Bearer {challenger_key}"),),
+            )
+            .challenge
+        )
+        assert challenge.status == challenge_service_pb2.CHALLENGE_STATUS_ACCEPTED
+        match = match_service_pb2_grpc.MatchServiceStub(channel).GetMatch(
+            match_service_pb2.GetMatchRequest(match_id=challenge.match_id)
+        )
+        assert match.match.status == match_service_pb2.MATCH_STATUS_FINISHED
+        assert {seat.bot_id for seat in match.match.seats} == {challenged_id, challenger_id}
+    for out, _ in outputs:
+        assert f"match {challenge.match_id} (chessyball, seat " in out, out

@@ -4,6 +4,7 @@ event it saw, and finishes the match without any action applied twice."""
 import asyncio
 import random
 
+from conftest import Server
 from pitchmate.v1 import common_pb2, match_service_pb2, match_service_pb2_grpc
 from starter.connection import Backoff, connect
 from starter.play import PlayRecord, play_match
@@ -150,3 +151,62 @@ async def _cut_match(server: str) -> None:
         if e.WhichOneof("kind") == "action_taken" and e.action_taken.seat == cut_seat.seat
     ]
     assert len(taken) == len(accepted_ids)
+
+
+def test_bots_ride_out_a_server_restart_mid_match(tmp_path):
+    asyncio.run(asyncio.wait_for(_restarted_match(Server(tmp_path)), MATCH_SECS))
+
+
+async def _restarted_match(server: Server) -> None:
+    address = server.start()
+    channel = connect(address)
+    matches = match_service_pb2_grpc.MatchServiceStub(channel)
+    created = await matches.CreateMatch(
+        match_service_pb2.CreateMatchRequest(
+            variant_id="kings-goal", options={"moves_per_half": common_pb2.OptionValue(int_value=20)}
+        )
+    )
+    match_id = created.match.match_id
+    seats = [
+        await matches.JoinMatch(match_service_pb2.JoinMatchRequest(match_id=match_id, player_name=name))
+        for name in ("first", "second")
+    ]
+    chosen = 0
+    restarts = set()
+
+    async def restart() -> None:
+        # Blocking process calls, off the event loop the bots play on.
+        await asyncio.to_thread(server.stop)
+        await asyncio.to_thread(server.start)
+
+    def choose_and_restart(view, legal_actions):
+        nonlocal chosen
+        chosen += 1
+        if chosen == 10:
+            restarts.add(asyncio.ensure_future(restart()))
+        return random.choice(legal_actions)
+
+    records = [PlayRecord(), PlayRecord()]
+    try:
+        results = await asyncio.gather(
+            *(
+                play_match(channel, match_id, seat.seat_token, choose_and_restart, record=record)
+                for seat, record in zip(seats, records)
+            )
+        )
+        await asyncio.gather(*restarts)
+        replay = await matches.GetReplay(match_service_pb2.GetReplayRequest(match_id=match_id))
+    finally:
+        await channel.close()
+        server.stop()
+
+    assert server.runs == 2
+    assert results[0] == results[1] == replay.header.result
+    assert replay.header.result.reason == common_pb2.RESULT_REASON_RULES
+    for record in records:
+        assert record.reconnects >= 1
+        assert record.seqs == list(range(1, len(record.seqs) + 1))
+        accepted_ids = [action_id for action_id, _ in record.accepted]
+        assert len(set(accepted_ids)) == len(accepted_ids)
+    taken = [e for e in replay.events if e.WhichOneof("kind") == "action_taken"]
+    assert len(taken) == sum(len(record.accepted) for record in records)
