@@ -1,5 +1,6 @@
-"""A bot whose connection is cut mid-match, again and again, reconnects, resumes after the last
-event it saw, and finishes the match without any action applied twice."""
+"""A bot whose connection is cut mid-match, again and again, or whose server restarts
+mid-match, reconnects, resumes after the last event it saw, and finishes the match without any
+action applied twice."""
 
 import asyncio
 import random
