@@ -128,7 +128,8 @@ async def play_one(channel: grpc.aio.Channel, args: argparse.Namespace, choose_a
             match_service_pb2.CreateMatchRequest(variant_id=args.create, options=args.options)
         )
         match_id = created.match.match_id
-        join = f"python bot.py --join {match_id}"
+        server = "" if args.server == DEFAULT_SERVER else f" --server {args.server}"
+        join = f"python bot.py{server} --join {match_id}"
         say(f"match {match_id} ({args.create}) created; a second bot joins it with: {join}")
     if args.api_key:
         # A bot plays under its own name, with its key in place of a seat token.
