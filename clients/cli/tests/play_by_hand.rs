@@ -1,0 +1,148 @@
+//! A person plays a seat through a pseudo-terminal: the built `pitchmate-cli play` against a
+//! real server in this process, a random bot in the other seat.
+
+use std::process::Command;
+use std::time::Duration;
+
+use pitchmate_client::{RandomChoice, play};
+use pitchmate_e2e::TestServer;
+use rexpect::reader::{Options, ReadUntil, Regex};
+use rexpect::session::{PtySession, spawn_with_options};
+use tokio::sync::oneshot;
+
+/// The longest wait for the next thing on the screen.
+const SCREEN_TIMEOUT_MS: u64 = 20_000;
+/// More prompts than a one-move-a-half King's Goal takes, to stop a match that never ends.
+const MAX_PROMPTS: usize = 200;
+
+/// What the person saw.
+struct Seen {
+    /// The notation entered after the numbers.
+    notation: String,
+    /// The refusal shown for a bad entry.
+    refusal: String,
+    prompts: usize,
+    result: String,
+}
+
+/// The person's side, run on a thread of its own (the pty is read blocking): creates the match
+/// with `play --create`, hands its id over, and plays.
+fn person(url: String, match_id: oneshot::Sender<String>) -> Seen {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_pitchmate-cli"));
+    command.args([
+        "--server",
+        &url,
+        "--no-color",
+        "play",
+        "--create",
+        "kings-goal",
+        "--option",
+        "moves_per_half=1",
+        "--name",
+        "person",
+    ]);
+    let options = Options::new()
+        .timeout_ms(Some(SCREEN_TIMEOUT_MS))
+        .strip_ansi_escape_codes(true);
+    let mut p = spawn_with_options(command, options).expect("spawn pitchmate-cli in a pty");
+
+    let (_, created) = p
+        .exp_regex(r"match [0-9a-f-]{36} \(kings-goal\) created")
+        .expect("the match is created");
+    let id = created.split(' ').nth(1).expect("an id").to_owned();
+    // The bot joins only once the person holds the first seat.
+    p.exp_string("you play white")
+        .expect("the person takes a seat");
+    match_id.send(id).expect("the test waits for the id");
+
+    // The board with its coordinates, then the numbered legal actions.
+    p.exp_string("a  b  c  d  e  f  g  h")
+        .expect("file letters");
+    p.exp_string("legal actions:").expect("a list");
+    let (_, first) = p.exp_regex(r"1\. \S+").expect("action 1");
+    let notation = first.trim_start_matches("1. ").to_owned();
+    prompt(&mut p);
+
+    // A bad entry: the server's refusal is shown and the prompt repeats.
+    p.send_line("zz9").expect("type");
+    let (_, refusal) = p
+        .exp_regex(r"refused \([A-Z_]+\): [^\r\n]+")
+        .expect("refusal");
+    prompt(&mut p);
+    // A number out of range is caught before it is sent.
+    p.send_line("999").expect("type");
+    p.exp_string("there is no action 999")
+        .expect("out of range");
+    prompt(&mut p);
+
+    // A notation, then numbers until the match ends.
+    p.send_line(&notation).expect("type");
+    p.exp_string(&format!("you play {notation}"))
+        .expect("the notation is played");
+    let mut prompts = 0;
+    let result = loop {
+        let (_, found) = p
+            .exp_any(vec![
+                ReadUntil::String("your action (1-".into()),
+                ReadUntil::Regex(Regex::new(r"result: [^\r\n]+").expect("a regex")),
+            ])
+            .expect("a prompt or the result");
+        if found.starts_with("result: ") {
+            break found;
+        }
+        prompts += 1;
+        assert!(prompts < MAX_PROMPTS, "the match does not end");
+        p.send_line("1").expect("type");
+    };
+    p.exp_eof().expect("the command ends with the match");
+    Seen {
+        notation,
+        refusal,
+        prompts,
+        result,
+    }
+}
+
+fn prompt(p: &mut PtySession) {
+    p.exp_string("or a notation, q to leave): ")
+        .expect("the prompt");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_plays_a_match_to_its_end_by_number_and_notation() {
+    let server = TestServer::start().await;
+    let client = server.client().await;
+    let (id_sender, id) = oneshot::channel();
+    let url = server.url();
+    let person = tokio::task::spawn_blocking(move || person(url, id_sender));
+
+    let match_id = tokio::time::timeout(Duration::from_secs(30), id)
+        .await
+        .expect("the person creates a match in time")
+        .expect("the id");
+    let seat = client
+        .join(&match_id, None, "random")
+        .await
+        .expect("the bot joins");
+    assert_eq!(seat.seat, "black");
+    let bot = play(&client, &seat, &mut RandomChoice::seeded(3))
+        .await
+        .expect("the bot plays to the end");
+    let seen = person.await.expect("the person's side");
+
+    assert!(seen.notation.starts_with('+'), "{}", seen.notation);
+    assert!(seen.refusal.contains("zz9"), "{}", seen.refusal);
+    assert!(seen.prompts > 0);
+    let summary = client.get_match(&match_id, None).await.expect("the match");
+    let summary = summary.r#match.expect("a match");
+    assert_eq!(
+        summary.status(),
+        pitchmate_client::pb::MatchStatus::Finished
+    );
+    assert_eq!(
+        seen.result,
+        pitchmate_cli::describe::result(&bot),
+        "the person saw the result the bot got"
+    );
+    server.stop().await;
+}
