@@ -80,11 +80,12 @@ fn person(url: String, match_id: oneshot::Sender<String>) -> Seen {
     p.exp_string(&format!("you play {notation}"))
         .expect("the notation is played");
     let mut prompts = 0;
+    let result_line = Regex::new(r"result: [^\r\n]+").expect("a regex");
     let result = loop {
         let (_, found) = p
             .exp_any(vec![
                 ReadUntil::String("your action (1-".into()),
-                ReadUntil::Regex(Regex::new(r"result: [^\r\n]+").expect("a regex")),
+                ReadUntil::Regex(result_line.clone()),
             ])
             .expect("a prompt or the result");
         if found.starts_with("result: ") {
