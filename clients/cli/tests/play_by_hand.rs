@@ -4,8 +4,8 @@
 use std::process::Command;
 use std::time::Duration;
 
-use pitchmate_client::{RandomChoice, play};
-use pitchmate_e2e::TestServer;
+use pitchmate_client::{NewMatch, RandomChoice, play};
+use pitchmate_e2e::{CuttableProxy, TestServer};
 use rexpect::reader::{Options, ReadUntil, Regex};
 use rexpect::session::{PtySession, spawn_with_options};
 use tokio::sync::oneshot;
@@ -28,8 +28,7 @@ struct Seen {
 /// The person's side, run on a thread of its own (the pty is read blocking): creates the match
 /// with `play --create`, hands its id over, and plays.
 fn person(url: String, match_id: oneshot::Sender<String>) -> Seen {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_pitchmate-cli"));
-    command.args([
+    let mut p = spawn_cli(&[
         "--server",
         &url,
         "--no-color",
@@ -41,10 +40,6 @@ fn person(url: String, match_id: oneshot::Sender<String>) -> Seen {
         "--name",
         "person",
     ]);
-    let options = Options::new()
-        .timeout_ms(Some(SCREEN_TIMEOUT_MS))
-        .strip_ansi_escape_codes(true);
-    let mut p = spawn_with_options(command, options).expect("spawn pitchmate-cli in a pty");
 
     let (_, created) = p
         .exp_regex(r"match [0-9a-f-]{36} \(kings-goal\) created")
@@ -79,6 +74,18 @@ fn person(url: String, match_id: oneshot::Sender<String>) -> Seen {
     p.send_line(&notation).expect("type");
     p.exp_string(&format!("you play {notation}"))
         .expect("the notation is played");
+    let (prompts, result) = play_out(&mut p);
+    Seen {
+        notation,
+        refusal,
+        prompts,
+        result,
+    }
+}
+
+/// Enters 1 at every prompt until the result shows and the command ends; the prompts answered
+/// and the result line.
+fn play_out(p: &mut PtySession) -> (usize, String) {
     let mut prompts = 0;
     let result_line = Regex::new(r"result: [^\r\n]+").expect("a regex");
     let result = loop {
@@ -96,17 +103,21 @@ fn person(url: String, match_id: oneshot::Sender<String>) -> Seen {
         p.send_line("1").expect("type");
     };
     p.exp_eof().expect("the command ends with the match");
-    Seen {
-        notation,
-        refusal,
-        prompts,
-        result,
-    }
+    (prompts, result)
 }
 
 fn prompt(p: &mut PtySession) {
     p.exp_string("or a notation, q to leave): ")
         .expect("the prompt");
+}
+
+fn spawn_cli(args: &[&str]) -> PtySession {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_pitchmate-cli"));
+    command.args(args);
+    let options = Options::new()
+        .timeout_ms(Some(SCREEN_TIMEOUT_MS))
+        .strip_ansi_escape_codes(true);
+    spawn_with_options(command, options).expect("spawn pitchmate-cli in a pty")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -145,5 +156,65 @@ async fn a_person_plays_a_match_to_its_end_by_number_and_notation() {
         pitchmate_cli::describe::result(&bot),
         "the person saw the result the bot got"
     );
+    server.stop().await;
+}
+
+/// The person holds a seat by its token, through a connection the test cuts while the person is
+/// to act: the play goes on after it is restored, to the end of the match.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cut_connection_resumes_and_the_match_is_played_to_its_end() {
+    let server = TestServer::start().await;
+    let mut proxy = CuttableProxy::start(server.addr).await;
+    let client = server.client().await;
+    let created = client
+        .create_match(NewMatch::variant("kings-goal").int_option("moves_per_half", 1))
+        .await
+        .expect("create");
+    let person_seat = client
+        .join(&created.match_id, Some("white"), "person")
+        .await
+        .expect("join");
+    let bot_seat = client
+        .join(&created.match_id, Some("black"), "random")
+        .await
+        .expect("join");
+    let bot_client = client.clone();
+    let bot =
+        tokio::spawn(
+            async move { play(&bot_client, &bot_seat, &mut RandomChoice::seeded(4)).await },
+        );
+
+    let (to_cut, cut_now) = oneshot::channel();
+    let (restored, cut_done) = oneshot::channel::<()>();
+    let url = proxy.url();
+    let person = tokio::task::spawn_blocking(move || {
+        let mut p = spawn_cli(&[
+            "--server",
+            &url,
+            "play",
+            &person_seat.match_id,
+            "--token",
+            &person_seat.token,
+        ]);
+        p.exp_string("you play white")
+            .expect("the seat of the token");
+        prompt(&mut p);
+        to_cut.send(()).expect("the test cuts");
+        cut_done.blocking_recv().expect("the test restores");
+        // Entered while the connection was down: the loop reconnects and asks again.
+        p.send_line("1").expect("type");
+        play_out(&mut p)
+    });
+
+    cut_now.await.expect("the person is at a prompt");
+    let open = proxy.cut().await;
+    assert!(open > 0, "the person's connection went through the proxy");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    proxy.restore().await;
+    restored.send(()).expect("the person waits");
+
+    let (_, result) = person.await.expect("the person's side");
+    let bot = bot.await.expect("task").expect("the bot plays to the end");
+    assert_eq!(result, pitchmate_cli::describe::result(&bot));
     server.stop().await;
 }
