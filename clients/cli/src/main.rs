@@ -231,13 +231,21 @@ async fn run(cli: Cli) -> Result<(), String> {
         }
         Command::Play(args) => {
             let seat = take_seat(&client, &args).await?;
+            // An API key is the person's own secret: not printed, unlike a token `play` took.
+            let come_back = match &args.api_key {
+                Some(_) => format!("pitchmate-cli play {} --api-key KEY", seat.match_id),
+                None => format!(
+                    "pitchmate-cli play {} --token {}",
+                    seat.match_id, seat.token
+                ),
+            };
             let title = format!(
                 "match {} - you play {}\n(another player takes the other seat with: \
                  pitchmate-cli play --join {})",
                 seat.match_id, seat.seat, seat.match_id
             );
             // The last frame shows the result.
-            play::play_by_hand(&client, seat, title, output)
+            play::play_by_hand(&client, seat, title, come_back, output)
                 .await
                 .map_err(failed)?;
             println!();
@@ -309,19 +317,18 @@ async fn take_seat(client: &Client, args: &PlayArgs) -> Result<SeatHandle, Strin
         seat: String::new(),
         token: secret.clone(),
     };
-    let got = client
-        .get_match(match_id, Some(&held))
-        .await
-        .map_err(failed)?;
-    let seat = got.view.map(|v| v.viewer_seat).unwrap_or_default();
-    if !seat.is_empty() {
-        return Ok(SeatHandle { seat, ..held });
-    }
-    if args.api_key.is_some() && args.token.is_none() {
+    let seat = match client.get_match(match_id, Some(&held)).await {
+        Ok(got) => got.view.map(|v| v.viewer_seat).unwrap_or_default(),
         // The bot holds no seat here yet: it takes one.
-        return join(match_id).await.map_err(failed);
+        Err(e) if e.reason().as_deref() == Some("BOT_NOT_SEATED") && args.token.is_none() => {
+            return join(match_id).await.map_err(failed);
+        }
+        Err(e) => return Err(failed(e)),
+    };
+    if seat.is_empty() {
+        return Err(format!("that token holds no seat in match {match_id}"));
     }
-    Err(format!("that token holds no seat in match {match_id}"))
+    Ok(SeatHandle { seat, ..held })
 }
 
 async fn run_bot(client: &Client, args: BotArgs) -> Result<(), String> {

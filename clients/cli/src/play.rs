@@ -105,6 +105,8 @@ struct Person {
     /// Tells the redraw task an event came.
     events: mpsc::UnboundedSender<()>,
     seat: SeatHandle,
+    /// The command that plays the seat again.
+    come_back: String,
 }
 
 /// What the person typed.
@@ -166,9 +168,8 @@ impl Bot for Person {
                 }
                 Entry::Leave => {
                     println!(
-                        "\nleft match {0}; it goes on without you. Come back with:\n  \
-                         pitchmate-cli play {0} --token {1}",
-                        self.seat.match_id, self.seat.token
+                        "\nleft match {}; it goes on without you. Come back with:\n  {}",
+                        self.seat.match_id, self.come_back
                     );
                     std::process::exit(0);
                 }
@@ -189,11 +190,13 @@ impl Bot for Person {
     }
 }
 
-/// Plays `seat` by hand until the match ends, and returns its result.
+/// Plays `seat` by hand until the match ends, and returns its result. `come_back` is the
+/// command that plays the seat again, told to a person who leaves early.
 pub async fn play_by_hand(
     client: &Client,
     seat: SeatHandle,
     title: String,
+    come_back: String,
     output: Output,
 ) -> Result<pb::MatchResult, ClientError> {
     let table = Arc::new(Mutex::new(Table {
@@ -226,6 +229,7 @@ pub async fn play_by_hand(
         table: table.clone(),
         events,
         seat: seat.clone(),
+        come_back,
     };
     let outcome = play(client, &seat, &mut person).await;
     drop(person);

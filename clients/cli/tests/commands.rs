@@ -139,3 +139,59 @@ fn run(url: &str) {
         assert!(id == match_id || id == bot_match, "{page}");
     }
 }
+
+/// A bot's API key plays its seat by hand: `play MATCH --api-key` takes a seat for the bot when
+/// it holds none, and `q` leaves with the way back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_takes_a_seat_for_an_api_key_and_q_leaves() {
+    let server = TestServer::start().await;
+    let url = server.url();
+    let client = server.client().await;
+    let bot = client.register_bot("handy", "ann").await.expect("a bot");
+    let created = client
+        .create_match(pitchmate_client::NewMatch::variant("kings-goal"))
+        .await
+        .expect("create");
+    let match_id = created.match_id;
+    client
+        .join(&match_id, Some("black"), "bob")
+        .await
+        .expect("join");
+    let shown = tokio::task::spawn_blocking(move || {
+        let mut play = cli(&url, &["play", &match_id, "--api-key", &bot.secret]);
+        let mut child = play
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn play");
+        use std::io::Write as _;
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(b"q\n")
+            .expect("type");
+        let out = child.wait_with_output().expect("play ends");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (match_id, String::from_utf8(out.stdout).expect("UTF-8"))
+    })
+    .await
+    .expect("the person");
+    let (match_id, shown) = shown;
+    assert!(
+        shown.contains(&format!("match {match_id} - you play white")),
+        "{shown}"
+    );
+    assert!(shown.contains("handy takes seat white"), "{shown}");
+    assert!(shown.contains("your action (1-"), "{shown}");
+    assert!(
+        shown.contains(&format!("pitchmate-cli play {match_id} --api-key KEY")),
+        "{shown}"
+    );
+    server.stop().await;
+}
