@@ -239,11 +239,14 @@ async fn run(cli: Cli) -> Result<(), String> {
                     seat.match_id, seat.token
                 ),
             };
-            let title = format!(
-                "match {} - you play {}\n(another player takes the other seat with: \
-                 pitchmate-cli play --join {})",
-                seat.match_id, seat.seat, seat.match_id
-            );
+            let mut title = format!("match {} - you play {}", seat.match_id, seat.seat);
+            if args.create.is_some() {
+                title.push_str(&format!(
+                    "\nthe other seat is free: pitchmate-cli play --join {0} (a person) or \
+                     pitchmate-cli bot --join {0} (a bot)",
+                    seat.match_id
+                ));
+            }
             // The last frame shows the result.
             play::play_by_hand(&client, seat, title, come_back, output)
                 .await

@@ -28,6 +28,8 @@ struct Table {
     log: VecDeque<String>,
     /// The legal actions while the person is to choose; empty otherwise.
     prompt: Vec<pb::LegalAction>,
+    /// Only the legal actions whose notation starts with this are listed (long lists).
+    filter: String,
     /// The last thing to tell the person: a refusal, what was sent.
     notice: String,
 }
@@ -56,7 +58,7 @@ impl Table {
             let _ = writeln!(text, "{line}");
         }
         if !self.prompt.is_empty() {
-            text.push_str(&numbered(&self.prompt));
+            text.push_str(&numbered(&self.prompt, &self.filter));
         }
         if !self.notice.is_empty() {
             let _ = writeln!(text, "{}", self.notice);
@@ -64,7 +66,7 @@ impl Table {
         if !self.prompt.is_empty() {
             let _ = write!(
                 text,
-                "your action (1-{} or a notation, q to leave): ",
+                "your action (1-{}, a notation or its start, q to leave): ",
                 self.prompt.len()
             );
         }
@@ -72,16 +74,22 @@ impl Table {
     }
 }
 
-/// The legal actions numbered from 1, in as many columns as fit.
-fn numbered(legal: &[pb::LegalAction]) -> String {
+/// The legal actions numbered from 1, in as many columns as fit; only those starting with
+/// `filter`, keeping their numbers.
+fn numbered(legal: &[pb::LegalAction], filter: &str) -> String {
     let entries: Vec<String> = legal
         .iter()
         .enumerate()
+        .filter(|(_, action)| action.notation.starts_with(filter))
         .map(|(at, action)| format!("{:>3}. {}", at + 1, action.notation))
         .collect();
     let width = entries.iter().map(String::len).max().unwrap_or(0) + 2;
     let columns = (LIST_WIDTH / width).max(1);
-    let mut text = String::from("legal actions:\n");
+    let mut text = if filter.is_empty() {
+        String::from("legal actions:\n")
+    } else {
+        format!("legal actions starting with {filter:?} (Enter lists all):\n")
+    };
     for row in entries.chunks(columns) {
         for entry in row {
             let _ = write!(text, "{entry:<width$}");
@@ -113,6 +121,8 @@ struct Person {
 enum Entry {
     Choice(Choice, String),
     Leave,
+    /// List only the actions whose notation starts with this.
+    Narrow(String),
     /// Nothing usable; the reason to show.
     Again(String),
 }
@@ -140,6 +150,14 @@ fn read_entry(legal: &[pb::LegalAction]) -> Entry {
                 legal.len()
             )),
         },
+        // A listed notation is played; the start of several narrows the list (a Gridiron
+        // seat has hundreds); anything else goes to the server, which says what is wrong.
+        Err(_) if legal.iter().any(|a| a.notation == entry) => {
+            Entry::Choice(Choice::Notation(entry.to_owned()), entry.to_owned())
+        }
+        Err(_) if legal.iter().any(|a| a.notation.starts_with(entry)) => {
+            Entry::Narrow(entry.to_owned())
+        }
         Err(_) => Entry::Choice(Choice::Notation(entry.to_owned()), entry.to_owned()),
     }
 }
@@ -158,11 +176,18 @@ impl Bot for Person {
             match entry {
                 Entry::Choice(choice, shown) => {
                     table.prompt.clear();
+                    table.filter.clear();
                     table.notice = format!("you play {shown}");
                     table.draw();
                     return choice;
                 }
+                Entry::Narrow(start) => {
+                    table.filter = start;
+                    table.notice.clear();
+                    table.draw();
+                }
                 Entry::Again(reason) => {
+                    table.filter.clear();
                     table.notice = reason;
                     table.draw();
                 }
@@ -205,6 +230,7 @@ pub async fn play_by_hand(
         view: None,
         log: VecDeque::new(),
         prompt: Vec::new(),
+        filter: String::new(),
         notice: String::new(),
     }));
     let (events, mut changed) = mpsc::unbounded_channel();

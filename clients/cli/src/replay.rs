@@ -32,8 +32,18 @@ pub struct Replay {
 /// Re-plays `replay`, after checking it: its seed against its commitment, and every event
 /// against the rules.
 pub fn rebuild(replay: &pb::GetReplayResponse) -> Result<Replay, String> {
-    let verified = verify_replay(replay).map_err(|e| e.to_string())?;
     let header = replay.header.clone().unwrap_or_default();
+    if matches!(
+        header.status(),
+        pb::MatchStatus::Waiting | pb::MatchStatus::Active
+    ) {
+        return Err(format!(
+            "match {0} is not over: its chance is revealed, and it can be replayed, once it \
+             ends; follow it live with `pitchmate-cli watch {0}`",
+            header.match_id
+        ));
+    }
+    let verified = verify_replay(replay).map_err(|e| e.to_string())?;
     let chance = header.chance.clone().unwrap_or_default();
     let seed = match chance.generator() {
         pb::ChanceGenerator::Splitmix64 => {

@@ -69,6 +69,17 @@ fn person(url: String, match_id: oneshot::Sender<String>) -> Seen {
     p.exp_string("there is no action 999")
         .expect("out of range");
     prompt(&mut p);
+    // The start of notations lists just those, under their own numbers; Enter lists all again.
+    p.send_line("+d").expect("type");
+    p.exp_string("legal actions starting with \"+d\" (Enter lists all):")
+        .expect("a narrowed list");
+    let narrowed = p.exp_string("your action (1-").expect("the prompt");
+    assert!(narrowed.contains("6. +default"), "{narrowed}");
+    assert!(!narrowed.contains("1. +Q"), "{narrowed}");
+    prompt(&mut p);
+    p.send_line("").expect("type");
+    p.exp_string("legal actions:").expect("the whole list");
+    prompt(&mut p);
 
     // A notation, then numbers until the match ends.
     p.send_line(&notation).expect("type");
@@ -107,7 +118,7 @@ fn play_out(p: &mut PtySession) -> (usize, String) {
 }
 
 fn prompt(p: &mut PtySession) {
-    p.exp_string("or a notation, q to leave): ")
+    p.exp_string("a notation or its start, q to leave): ")
         .expect("the prompt");
 }
 
