@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use pitchmate_cli::render::render;
 use pitchmate_client::pb;
 use pitchmate_games::{ActionChoice, GameRegistry};
-use pitchmate_rules::{Seed, Viewer};
+use pitchmate_rules::{Seat, Seed, Viewer};
 
 /// The view of `variant` after `actions` actions picked by a fixed rule from the legal list,
 /// as `viewer` sees it.
@@ -64,4 +64,40 @@ fn no_colour_means_no_escape_codes_and_colour_means_some() {
     let view = position("kings-goal", 20, Viewer::Spectator);
     assert!(!render(&view, false).contains('\x1b'));
     assert!(render(&view, true).contains("\x1b["));
+}
+
+/// Gridiron's play action hides the ball's holder from the defence and spectators: they see the
+/// pieces that may hold it (`?`), the offence sees the carrier (`*`).
+#[test]
+fn gridiron_hidden_ball() {
+    let mut game = GameRegistry::standard()
+        .start("gridiron", &BTreeMap::new(), Seed::from_number(7), None)
+        .expect("the standard start");
+    let mut step = 0u32;
+    let (hidden, offence) = loop {
+        let spectator = game.view(Viewer::Spectator, u64::from(step));
+        let ball = spectator.board.as_ref().and_then(|b| b.ball.clone());
+        if ball.is_some_and(|b| !b.possible_holder_ids.is_empty()) {
+            // Home attacks first: it holds the ball.
+            break (spectator, game.view(Viewer::Seat(Seat(0)), u64::from(step)));
+        }
+        assert!(step < 5000, "no hidden ball within {step} actions");
+        let seat = *game.turn().to_act.first().expect("the game is on");
+        let legal = game.legal_actions(seat, pb::ActionDetail::Notation);
+        // Fakes whenever one is offered, so the ball is soon hidden.
+        let choice = legal
+            .iter()
+            .find(|a| a.notation.contains("fake"))
+            .map_or(step.wrapping_mul(7919) % legal.len() as u32, |a| a.index);
+        game.play(seat, &ActionChoice::Index(choice))
+            .expect("a listed action is legal");
+        step += 1;
+    };
+    let drawn = render(&hidden, false);
+    assert!(drawn.contains("? may hold the ball"), "{drawn}");
+    insta::assert_snapshot!("gridiron_hidden_ball_spectator", drawn);
+    let drawn = render(&offence, false);
+    assert!(drawn.contains("* holds the ball"), "{drawn}");
+    assert!(!drawn.contains('?'), "{drawn}");
+    insta::assert_snapshot!("gridiron_hidden_ball_offence", drawn);
 }
