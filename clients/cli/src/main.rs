@@ -79,6 +79,10 @@ enum Command {
         /// A replay exported as NDJSON (MatchService.ExportReplay).
         #[arg(long, value_name = "EXPORT.ndjson")]
         file: Option<std::path::PathBuf>,
+        /// Show the boards as this seat saw them, its hidden information included (default: as
+        /// a spectator).
+        #[arg(long)]
+        seat: Option<String>,
     },
     /// Run a bot: one match, or in the league with an API key.
     Bot(BotArgs),
@@ -163,13 +167,15 @@ async fn main() -> ExitCode {
 async fn run(cli: Cli) -> Result<(), String> {
     let output = Output::detect(cli.no_color);
     if let Command::Replay {
-        file: Some(path), ..
+        file: Some(path),
+        seat,
+        ..
     } = &cli.command
     {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let replay = read_ndjson(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-        return step_through(&replay, output);
+        return step_through(&replay, seat.as_deref(), output);
     }
     let client = Client::connect(&cli.server)
         .await
@@ -259,18 +265,22 @@ async fn run(cli: Cli) -> Result<(), String> {
                 .map_err(failed)?;
             println!("{}", describe::result(&result));
         }
-        Command::Replay { match_id, .. } => {
+        Command::Replay { match_id, seat, .. } => {
             let match_id = match_id.unwrap_or_default();
             let replay = client.replay(&match_id).await.map_err(failed)?;
-            step_through(&replay, output)?;
+            step_through(&replay, seat.as_deref(), output)?;
         }
         Command::Bot(args) => run_bot(&client, args).await?,
     }
     Ok(())
 }
 
-fn step_through(replay: &pb::GetReplayResponse, output: Output) -> Result<(), String> {
-    let rebuilt = replay::rebuild(replay)?;
+fn step_through(
+    replay: &pb::GetReplayResponse,
+    seat: Option<&str>,
+    output: Output,
+) -> Result<(), String> {
+    let rebuilt = replay::rebuild(replay, seat)?;
     replay::step_through(&rebuilt, std::io::stdin().lock(), output);
     if !std::io::stdin().is_terminal() {
         // Commands came from a file or a pipe: say where the replay was left.

@@ -118,6 +118,7 @@ struct Person {
 }
 
 /// What the person typed.
+#[derive(Debug, PartialEq)]
 enum Entry {
     Choice(Choice, String),
     Leave,
@@ -127,15 +128,18 @@ enum Entry {
     Again(String),
 }
 
+/// The person's next line; the end of input leaves.
 fn read_entry(legal: &[pb::LegalAction]) -> Entry {
     let mut line = String::new();
     // The play loop runs on the runtime: reading the keyboard must not hold up its other tasks.
     let read = tokio::task::block_in_place(|| std::io::stdin().lock().read_line(&mut line));
-    let entry = line.trim();
     match read {
-        Ok(0) | Err(_) => return Entry::Leave,
-        Ok(_) => {}
+        Ok(0) | Err(_) => Entry::Leave,
+        Ok(_) => parse_entry(line.trim(), legal),
     }
+}
+
+fn parse_entry(entry: &str, legal: &[pb::LegalAction]) -> Entry {
     if entry.is_empty() {
         return Entry::Again(String::new());
     }
@@ -270,4 +274,53 @@ pub async fn play_by_hand(
     table.notice = describe::result(&result);
     table.draw();
     Ok(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn legal(notations: &[&str]) -> Vec<pb::LegalAction> {
+        notations
+            .iter()
+            .enumerate()
+            .map(|(index, notation)| pb::LegalAction {
+                index: index as u32,
+                action: None,
+                notation: (*notation).to_owned(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn entries_are_numbers_notations_starts_or_commands() {
+        let legal = legal(&["Qe5", "Qe5>f6", "Kd1", "#5 a4.nw", "#5 a4.c"]);
+        let played = |index, notation: &str| Entry::Choice(Choice::Index(index), notation.into());
+        assert_eq!(parse_entry("1", &legal), played(0, "Qe5"));
+        assert_eq!(parse_entry("5", &legal), played(4, "#5 a4.c"));
+        assert!(matches!(parse_entry("0", &legal), Entry::Again(m) if m.contains("1 to 5")));
+        assert!(matches!(parse_entry("6", &legal), Entry::Again(m) if m.contains("no action 6")));
+        // A listed notation plays even when it starts others.
+        let notation = |text: &str| Entry::Choice(Choice::Notation(text.into()), text.into());
+        assert_eq!(parse_entry("Qe5", &legal), notation("Qe5"));
+        assert_eq!(parse_entry("#5", &legal), Entry::Narrow("#5".into()));
+        // Unlisted text goes to the server, which explains what is wrong with it.
+        assert_eq!(parse_entry("Zz9", &legal), notation("Zz9"));
+        assert_eq!(parse_entry("q", &legal), Entry::Leave);
+        assert_eq!(parse_entry("", &legal), Entry::Again(String::new()));
+    }
+
+    #[test]
+    fn a_narrowed_list_keeps_the_numbers_of_the_whole_list() {
+        let legal = legal(&["+Q", "+R", "+default"]);
+        let all = numbered(&legal, "");
+        assert!(all.starts_with("legal actions:\n"), "{all}");
+        assert!(
+            all.contains("1. +Q") && all.contains("3. +default"),
+            "{all}"
+        );
+        let narrowed = numbered(&legal, "+d");
+        assert!(narrowed.contains("3. +default"), "{narrowed}");
+        assert!(!narrowed.contains("+Q"), "{narrowed}");
+    }
 }

@@ -30,8 +30,9 @@ pub struct Replay {
 }
 
 /// Re-plays `replay`, after checking it: its seed against its commitment, and every event
-/// against the rules.
-pub fn rebuild(replay: &pb::GetReplayResponse) -> Result<Replay, String> {
+/// against the rules. The boards are as `seat` saw them (its hidden information), or as a
+/// spectator did.
+pub fn rebuild(replay: &pb::GetReplayResponse, seat: Option<&str>) -> Result<Replay, String> {
     let header = replay.header.clone().unwrap_or_default();
     if matches!(
         header.status(),
@@ -63,9 +64,21 @@ pub fn rebuild(replay: &pb::GetReplayResponse) -> Result<Replay, String> {
         .start(&header.variant_id, &options, seed, position)
         .map_err(|e| e.to_string())?;
     let seats = game.info().seats.clone();
+    let viewer = match seat {
+        None => Viewer::Spectator,
+        Some(name) => {
+            let index = seats.iter().position(|s| *s == name).ok_or_else(|| {
+                format!(
+                    "the match has no seat {name:?}; its seats: {}",
+                    seats.join(", ")
+                )
+            })?;
+            Viewer::Seat(Seat(index as u8))
+        }
+    };
 
     let mut frames = vec![Frame {
-        view: game.view(Viewer::Spectator, 0),
+        view: game.view(viewer, 0),
         lines: Vec::new(),
     }];
     for event in &replay.events {
@@ -78,7 +91,7 @@ pub fn rebuild(replay: &pb::GetReplayResponse) -> Result<Replay, String> {
             game.play(Seat(seat as u8), &ActionChoice::Typed(action))
                 .map_err(|e| format!("event {}: {e}", event.seq))?;
             frames.push(Frame {
-                view: game.view(Viewer::Spectator, event.version),
+                view: game.view(viewer, event.version),
                 lines: Vec::new(),
             });
         }
@@ -96,9 +109,10 @@ pub fn rebuild(replay: &pb::GetReplayResponse) -> Result<Replay, String> {
     } else {
         "every event re-played"
     };
+    let seen_by = seat.map_or("a spectator".to_owned(), |name| format!("seat {name}"));
     Ok(Replay {
         title: format!(
-            "replay of match {} ({}): {} ({checked})",
+            "replay of match {} ({}): {}, as {seen_by} saw it ({checked})",
             header.match_id,
             header.variant_id,
             players.join(" vs ")

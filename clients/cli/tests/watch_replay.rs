@@ -163,6 +163,24 @@ async fn watch_follows_a_live_match_and_replay_steps_through_it() {
     let mut offline = Command::new(env!("CARGO_BIN_EXE_pitchmate-cli"));
     offline.args(["--server", "http://127.0.0.1:9", "replay", "--file", path]);
     let from_file = run_with_input(offline, "l\n");
+    // As one seat saw it; a seat the match does not have is refused.
+    let mut as_black = Command::new(env!("CARGO_BIN_EXE_pitchmate-cli"));
+    as_black.args(["replay", "--file", path, "--seat", "black"]);
+    let seen_by_black = run_with_input(as_black, "q\n");
+    assert!(
+        seen_by_black.contains("as seat black saw it"),
+        "{seen_by_black}"
+    );
+    let refused = Command::new(env!("CARGO_BIN_EXE_pitchmate-cli"))
+        .args(["replay", "--file", path, "--seat", "green"])
+        .output()
+        .expect("pitchmate-cli runs");
+    assert!(!refused.status.success());
+    let error = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        error.contains("no seat \"green\"; its seats: white, black"),
+        "{error}"
+    );
     std::fs::remove_file(&file).expect("remove the export");
     let last_step = from_file
         .split(&format!("step {actions} of {actions}\n"))
