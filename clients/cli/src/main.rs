@@ -94,7 +94,7 @@ struct PlayArgs {
     #[arg(conflicts_with_all = ["create", "join"])]
     match_id: Option<String>,
     /// The seat token that `join` printed.
-    #[arg(long, requires = "match_id", env = "PITCHMATE_SEAT_TOKEN")]
+    #[arg(long, requires = "match_id")]
     token: Option<String>,
     /// A bot's API key (scope PLAY): play its seat in the match, taking one if it has none.
     #[arg(long, env = "PITCHMATE_API_KEY")]
@@ -177,9 +177,9 @@ async fn run(cli: Cli) -> Result<(), String> {
         let replay = read_ndjson(&text).map_err(|e| format!("{}: {e}", path.display()))?;
         return step_through(&replay, seat.as_deref(), output);
     }
-    let client = Client::connect(&cli.server)
-        .await
-        .map_err(|e| e.to_string())?;
+    let client = Client::connect(&cli.server).await.map_err(|e| {
+        format!("{e}; is a Pitchmate server listening there? Name another with --server URL")
+    })?;
     let failed = |e: pitchmate_client::ClientError| e.to_string();
     match cli.command {
         Command::Variants => {
