@@ -27,6 +27,19 @@ pub trait Bot: Send {
     fn action_detail(&self) -> pb::ActionDetail {
         pb::ActionDetail::Unspecified
     }
+
+    /// Called with every event the seat's stream brings, in order and each once (after a
+    /// reconnect the stream resumes after the last one seen), before the prompt it leads to.
+    /// A player that shows the match (a person at a terminal) redraws here.
+    fn observe(&mut self, _event: &pb::MatchEvent) {}
+
+    /// Whether to be asked again for the same turn after the server refused a choice for a
+    /// reason choosing differently can mend (an illegal action, an unreadable notation). A
+    /// person who mistyped says yes, having been shown `refusal`; a program would only repeat
+    /// itself, so by default the refusal ends the play loop.
+    fn retry_refused(&mut self, _refusal: &pb::ActionRefused) -> bool {
+        false
+    }
 }
 
 /// Picks uniformly among the legal actions, reproducibly from its seed.

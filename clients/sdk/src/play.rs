@@ -57,7 +57,8 @@ pub async fn play(
 /// An action refused by the server's rate limit (`RATE_LIMITED`) changed nothing; it is sent
 /// again after the delay the server gives. One refused because the match moved on meanwhile
 /// (`STALE_VERSION`, `NOT_YOUR_TURN`, `MATCH_NOT_ACTIVE`) is dropped: the stream brings what
-/// happened and a new prompt. Any other refusal ends the loop with [`ClientError::Refused`].
+/// happened and a new prompt. Any other refusal ends the loop with [`ClientError::Refused`],
+/// unless [`Bot::retry_refused`] asks to choose again for the same turn.
 pub async fn play_with(
     client: &Client,
     seat: &SeatHandle,
@@ -101,6 +102,8 @@ impl Player<'_> {
         backoff.succeeded();
         // The action sent and not yet answered, to send again if the rate limit refuses it.
         let mut pending: Option<Pending> = None;
+        // The latest prompt, to choose from again when the bot retries a refused choice.
+        let mut prompt: Option<pb::YourTurn> = None;
         loop {
             let message = match self.silence_limit {
                 None => stream.message().await?,
@@ -116,11 +119,13 @@ impl Player<'_> {
             match message.item {
                 Some(Item::Event(event)) => {
                     self.last_seq = event.seq;
+                    self.bot.observe(&event);
                     if let Some(Kind::MatchEnded(ended)) = event.kind {
                         return Ok(ended.result.unwrap_or_default());
                     }
                 }
                 Some(Item::YourTurn(turn)) => {
+                    prompt = Some(turn.clone());
                     if let Some(action) = choose(client, seat, &mut *self.bot, turn).await? {
                         action.send(&stream).await?;
                         pending = Some(action);
@@ -130,7 +135,17 @@ impl Player<'_> {
                     let Some(action) = pending.take() else {
                         continue;
                     };
-                    if let Some(again) = after_outcome(seat, action, outcome).await? {
+                    let again = match after_outcome(seat, action, outcome).await {
+                        Ok(again) => again,
+                        Err(ClientError::Refused(refusal)) if self.bot.retry_refused(&refusal) => {
+                            match prompt.clone() {
+                                Some(turn) => choose(client, seat, &mut *self.bot, turn).await?,
+                                None => None,
+                            }
+                        }
+                        Err(error) => return Err(error),
+                    };
+                    if let Some(again) = again {
                         again.send(&stream).await?;
                         pending = Some(again);
                     }
