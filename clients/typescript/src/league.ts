@@ -91,6 +91,7 @@ class League {
   private async startFromSnapshot(): Promise<void> {
     const inbox = await this.api.inbox.getInbox({}, bearer(this.key));
     this.lastSeq = inbox.newestSeq;
+    this.log(`following the inbox after item ${inbox.newestSeq}; ${inbox.liveMatches.length} live match(es)`);
     for (const live of inbox.liveMatches) {
       this.startPlay(live.matchId, live.seat);
     }

@@ -3,6 +3,7 @@
 import { parseArgs } from "node:util";
 
 import { create } from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
 
 import { connect, DEFAULT_SERVER, describeError, bearer, type Api } from "./client.js";
 import { MatchTermsSchema } from "./gen/pitchmate/v1/challenge_service_pb.js";
@@ -21,7 +22,10 @@ One match:
   --match MATCH --seat-token TOKEN           play a seat already taken (JoinMatch gave the token)
   With --api-key KEY instead of a seat token, --create, --join and --match play as that bot.
 
-League (a bot registered with BotService.CreateBot; its key):
+Registering a bot (BotService.CreateBot):
+  --register NAME [--owner OWNER]            prints the new bot's API key, shown only once
+
+League (a registered bot's key):
   --api-key KEY [--queue VARIANT [--casual] [--option NAME=VALUE]...] [--matches N]
       follows the bot's inbox, accepts the challenges it is sent, waits in the matchmaking
       queue for VARIANT (rated unless --casual) if asked, and plays every match assigned to
@@ -49,6 +53,8 @@ const { values } = (() => {
         matches: { type: "string", default: "1" },
         option: { type: "string", multiple: true, default: [] },
         name: { type: "string", default: "ts-starter-bot" },
+        register: { type: "string" },
+        owner: { type: "string", default: "" },
         help: { type: "boolean", default: false },
       },
       strict: true,
@@ -69,6 +75,12 @@ async function main(): Promise<void> {
     return;
   }
   const api = connect(values.server);
+  if (values.register !== undefined) {
+    const created = await api.bots.createBot({ name: values.register, owner: values.owner });
+    console.log(`bot ${created.bot?.name} (${created.bot?.botId}) registered; its API key, shown only once:`);
+    console.log(created.secret);
+    return;
+  }
   const key = values["api-key"];
   const modes = [values.create, values.join, values.match].filter((mode) => mode !== undefined);
   if (modes.length > 1) {
@@ -181,6 +193,8 @@ function describeFinished(finished: InboxMatchFinished): string {
 }
 
 main().catch((error: unknown) => {
-  console.error(`starter-bot: ${describeError(error)}`);
+  const unreachable = error instanceof ConnectError && error.code === Code.Unavailable;
+  const hint = unreachable ? ` (is a Pitchmate server running at ${values.server}? --server names another)` : "";
+  console.error(`starter-bot: ${describeError(error)}${hint}`);
   process.exit(1);
 });
