@@ -94,7 +94,7 @@ test("a bot survives its connection being cut mid-match and nothing is applied t
     let sent = 0;
     const onSend = (action: SentAction): void => {
       if (!action.resend && ++sent === 5) {
-        void proxy.cut(300);
+        void proxy.cut(1000);
       }
     };
     const quiet = (): void => {};
