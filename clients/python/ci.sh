@@ -3,7 +3,7 @@
 # regenerates the code from proto/ and fails if that changed anything checked in, checks the
 # hand-written code's style (ruff), then runs the tests against the real server binary.
 #
-#   PITCHMATE_SERVER=target/debug/pitchmate clients/python/ci.sh [VENV_DIR]
+#   PITCHMATE_SERVER_BIN=target/debug/pitchmate clients/python/ci.sh [VENV_DIR]
 #
 # VENV_DIR defaults to target/python-venv under the repository's root (ignored by git); an
 # existing one is reused.
@@ -14,13 +14,13 @@ repo="$(cd "$here/../.." && pwd)"
 venv="${1:-$repo/target/python-venv}"
 python="${PYTHON:-python3.11}"
 
-if [[ -z "${PITCHMATE_SERVER:-}" ]]; then
-    echo "ci.sh: set PITCHMATE_SERVER to the server binary (e.g. target/debug/pitchmate)" >&2
+if [[ -z "${PITCHMATE_SERVER_BIN:-}" ]]; then
+    echo "ci.sh: set PITCHMATE_SERVER_BIN to the server binary (e.g. target/debug/pitchmate)" >&2
     exit 2
 fi
 # The tests start the server from their own folder: make a relative path absolute first.
-PITCHMATE_SERVER="$(cd "$(dirname "$PITCHMATE_SERVER")" && pwd)/$(basename "$PITCHMATE_SERVER")"
-export PITCHMATE_SERVER
+PITCHMATE_SERVER_BIN="$(cd "$(dirname "$PITCHMATE_SERVER_BIN")" && pwd)/$(basename "$PITCHMATE_SERVER_BIN")"
+export PITCHMATE_SERVER_BIN
 
 if [[ ! -x "$venv/bin/python" ]]; then
     "$python" -m venv "$venv"

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # CI for the TypeScript starter bot: installs the pinned packages, checks that the generated
 # code checked in is exactly what `npm run generate` makes from proto/, type-checks and builds,
-# and runs the tests against the server binary PITCHMATE_SERVER names (default: the
+# and runs the tests against the server binary PITCHMATE_SERVER_BIN names (default: the
 # repository's target/debug/pitchmate).
 set -euo pipefail
-if [ -n "${PITCHMATE_SERVER:-}" ]; then
-  PITCHMATE_SERVER="$(realpath "$PITCHMATE_SERVER")"
-  export PITCHMATE_SERVER
+if [ -n "${PITCHMATE_SERVER_BIN:-}" ]; then
+  PITCHMATE_SERVER_BIN="$(realpath "$PITCHMATE_SERVER_BIN")"
+  export PITCHMATE_SERVER_BIN
 fi
 cd "$(dirname "$0")"
 

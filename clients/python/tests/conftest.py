@@ -16,13 +16,13 @@ SERVER_STARTUP_SECS = 60
 
 
 def server_binary() -> Path:
-    configured = os.environ.get("PITCHMATE_SERVER")
+    configured = os.environ.get("PITCHMATE_SERVER_BIN")
     binary = Path(configured) if configured else REPO_ROOT / "target" / "debug" / "pitchmate"
     if not binary.is_file():
-        how = "the path PITCHMATE_SERVER names" if configured else "the default path"
+        how = "the path PITCHMATE_SERVER_BIN names" if configured else "the default path"
         pytest.fail(
             f"no Pitchmate server binary at {binary} ({how}). Build it from the repository's root with "
-            "`cargo build --bin pitchmate`, or set PITCHMATE_SERVER to the binary's path.",
+            "`cargo build --bin pitchmate`, or set PITCHMATE_SERVER_BIN to the binary's path.",
             pytrace=False,
         )
     return binary

@@ -18,13 +18,13 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** The server binary: `PITCHMATE_SERVER`, or the debug build of this repository. */
+/** The server binary: `PITCHMATE_SERVER_BIN`, or the debug build of this repository. */
 export function serverBinary(): string {
-  const binary = process.env["PITCHMATE_SERVER"] ?? join(REPO_ROOT, "target", "debug", "pitchmate");
+  const binary = process.env["PITCHMATE_SERVER_BIN"] ?? join(REPO_ROOT, "target", "debug", "pitchmate");
   if (!existsSync(binary)) {
     throw new Error(
       `no Pitchmate server at ${binary}: build it from the repository's root with ` +
-        "`cargo build --bin pitchmate`, or set PITCHMATE_SERVER to the path of a server binary",
+        "`cargo build --bin pitchmate`, or set PITCHMATE_SERVER_BIN to the path of a server binary",
     );
   }
   return binary;
