@@ -7,6 +7,7 @@ use std::collections::VecDeque;
 use std::fmt::Write as _;
 use std::io::BufRead;
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
 use pitchmate_client::{Bot, Choice, Client, ClientError, SeatHandle, pb, play};
 use tokio::sync::mpsc;
@@ -19,6 +20,9 @@ use crate::screen::Output;
 const LOG_LINES: usize = 8;
 /// The width legal actions are laid out in.
 const LIST_WIDTH: usize = 100;
+/// How often the match is looked at while the person thinks: it can end meanwhile (the
+/// opponent resigns or accepts a draw, a clock runs out) with the play loop waiting on them.
+const END_POLL: Duration = Duration::from_secs(1);
 
 /// What the screen shows; every change redraws all of it.
 struct Table {
@@ -66,7 +70,7 @@ impl Table {
         if !self.prompt.is_empty() {
             let _ = write!(
                 text,
-                "your action (1-{}, a notation or its start, q to leave): ",
+                "your action (1-{}, a notation or its start, resign, draw, q to leave): ",
                 self.prompt.len()
             );
         }
@@ -109,6 +113,10 @@ fn lock(table: &Shared) -> std::sync::MutexGuard<'_, Table> {
 
 /// The person at the keyboard, as the play loop's bot.
 struct Person {
+    client: Client,
+    /// The person's lines, read by a thread of their own so that waiting for one can be
+    /// given up when the match ends.
+    lines: mpsc::Receiver<String>,
     table: Shared,
     /// Tells the redraw task an event came.
     events: mpsc::UnboundedSender<()>,
@@ -122,21 +130,15 @@ struct Person {
 enum Entry {
     Choice(Choice, String),
     Leave,
+    Resign,
+    /// Offer a draw, or accept the opponent's standing offer.
+    Draw,
+    /// The match ended while the person was thinking.
+    Ended,
     /// List only the actions whose notation starts with this.
     Narrow(String),
     /// Nothing usable; the reason to show.
     Again(String),
-}
-
-/// The person's next line; the end of input leaves.
-fn read_entry(legal: &[pb::LegalAction]) -> Entry {
-    let mut line = String::new();
-    // The play loop runs on the runtime: reading the keyboard must not hold up its other tasks.
-    let read = tokio::task::block_in_place(|| std::io::stdin().lock().read_line(&mut line));
-    match read {
-        Ok(0) | Err(_) => Entry::Leave,
-        Ok(_) => parse_entry(line.trim(), legal),
-    }
 }
 
 fn parse_entry(entry: &str, legal: &[pb::LegalAction]) -> Entry {
@@ -145,6 +147,14 @@ fn parse_entry(entry: &str, legal: &[pb::LegalAction]) -> Entry {
     }
     if entry == "q" || entry == "quit" {
         return Entry::Leave;
+    }
+    // A listed notation spelled like a command still plays: the commands give way.
+    let listed = legal.iter().any(|a| a.notation == entry);
+    if entry == "resign" && !listed {
+        return Entry::Resign;
+    }
+    if entry == "draw" && !listed {
+        return Entry::Draw;
     }
     match entry.parse::<usize>() {
         Ok(number) => match legal.get(number.wrapping_sub(1)) {
@@ -166,6 +176,89 @@ fn parse_entry(entry: &str, legal: &[pb::LegalAction]) -> Entry {
     }
 }
 
+/// The answer to a prompt of a match that has ended: the server refuses it as stale, which the
+/// play loop drops, and the stream brings the end.
+fn over(legal: &[pb::LegalAction]) -> Choice {
+    Choice::Index(legal[0].index)
+}
+
+impl Person {
+    /// The person's next entry; the end of input leaves.
+    fn next_entry(&mut self, legal: &[pb::LegalAction]) -> Entry {
+        let handle = tokio::runtime::Handle::current();
+        // The play loop runs on the runtime: waiting for the keyboard must not hold up its
+        // other tasks.
+        tokio::task::block_in_place(|| {
+            handle.block_on(async {
+                loop {
+                    tokio::select! {
+                        line = self.lines.recv() => {
+                            return match line {
+                                Some(line) => parse_entry(line.trim(), legal),
+                                None => Entry::Leave,
+                            };
+                        }
+                        () = tokio::time::sleep(END_POLL) => {
+                            if self.match_is_over().await {
+                                return Entry::Ended;
+                            }
+                        }
+                    }
+                }
+            })
+        })
+    }
+
+    async fn match_is_over(&self) -> bool {
+        let Ok(got) = self
+            .client
+            .get_match(&self.seat.match_id, Some(&self.seat))
+            .await
+        else {
+            // The play loop finds out about a lost connection itself.
+            return false;
+        };
+        got.r#match.is_some_and(|m| {
+            matches!(
+                m.status(),
+                pb::MatchStatus::Finished | pb::MatchStatus::Aborted
+            )
+        })
+    }
+
+    /// Runs one of the client's seat calls from inside the play loop's (synchronous) choice.
+    fn call<F>(&self, call: F) -> Result<(), ClientError>
+    where
+        F: AsyncFnOnce(&Client, &SeatHandle) -> Result<pb::Match, ClientError>,
+    {
+        let handle = tokio::runtime::Handle::current();
+        tokio::task::block_in_place(|| handle.block_on(call(&self.client, &self.seat))).map(|_| ())
+    }
+
+    /// Accepts the opponent's standing draw offer, or offers one; what happened, in words.
+    fn draw(&self) -> String {
+        let handle = tokio::runtime::Handle::current();
+        let summary = tokio::task::block_in_place(|| {
+            handle.block_on(self.client.get_match(&self.seat.match_id, Some(&self.seat)))
+        });
+        let offered_by = match summary {
+            Ok(got) => got.r#match.map(|m| m.draw_offered_by).unwrap_or_default(),
+            Err(error) => return format!("could not read the match: {error}"),
+        };
+        if !offered_by.is_empty() && offered_by != self.seat.seat {
+            match self.call(Client::accept_draw) {
+                Ok(()) => "you accept the draw".to_owned(),
+                Err(error) => format!("could not accept the draw: {error}"),
+            }
+        } else {
+            match self.call(Client::offer_draw) {
+                Ok(()) => "you offer a draw; play on while the opponent decides".to_owned(),
+                Err(error) => format!("could not offer a draw: {error}"),
+            }
+        }
+    }
+}
+
 impl Bot for Person {
     fn choose(&mut self, view: &pb::MatchView, legal: &[pb::LegalAction]) -> Choice {
         {
@@ -175,7 +268,7 @@ impl Bot for Person {
             table.draw();
         }
         loop {
-            let entry = read_entry(legal);
+            let entry = self.next_entry(legal);
             let mut table = lock(&self.table);
             match entry {
                 Entry::Choice(choice, shown) => {
@@ -193,6 +286,30 @@ impl Bot for Person {
                 Entry::Again(reason) => {
                     table.filter.clear();
                     table.notice = reason;
+                    table.draw();
+                }
+                Entry::Ended => {
+                    table.prompt.clear();
+                    table.draw();
+                    return over(legal);
+                }
+                Entry::Resign => match self.call(Client::resign) {
+                    Ok(()) => {
+                        table.prompt.clear();
+                        table.notice = "you resign".to_owned();
+                        table.draw();
+                        return over(legal);
+                    }
+                    Err(error) => {
+                        table.notice = format!("could not resign: {error}");
+                        table.draw();
+                    }
+                },
+                Entry::Draw => {
+                    drop(table);
+                    let said = self.draw();
+                    let mut table = lock(&self.table);
+                    table.notice = said;
                     table.draw();
                 }
                 Entry::Leave => {
@@ -255,7 +372,18 @@ pub async fn play_by_hand(
             }
         })
     };
+    let (typed, lines) = mpsc::channel(4);
+    std::thread::spawn(move || {
+        for line in std::io::stdin().lock().lines() {
+            let Ok(line) = line else { break };
+            if typed.blocking_send(line).is_err() {
+                break;
+            }
+        }
+    });
     let mut person = Person {
+        client: client.clone(),
+        lines,
         table: table.clone(),
         events,
         seat: seat.clone(),
@@ -307,6 +435,11 @@ mod tests {
         // Unlisted text goes to the server, which explains what is wrong with it.
         assert_eq!(parse_entry("Zz9", &legal), notation("Zz9"));
         assert_eq!(parse_entry("q", &legal), Entry::Leave);
+        assert_eq!(parse_entry("resign", &legal), Entry::Resign);
+        assert_eq!(parse_entry("draw", &legal), Entry::Draw);
+        // A variant whose notation spelled a command would still be played by it.
+        let odd = self::legal(&["draw"]);
+        assert_eq!(parse_entry("draw", &odd), notation("draw"));
         assert_eq!(parse_entry("", &legal), Entry::Again(String::new()));
     }
 

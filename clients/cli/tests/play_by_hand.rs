@@ -4,7 +4,7 @@
 use std::process::Command;
 use std::time::Duration;
 
-use pitchmate_client::{NewMatch, RandomChoice, play};
+use pitchmate_client::{Client, ClientError, NewMatch, RandomChoice, SeatHandle, pb, play};
 use pitchmate_e2e::{CuttableProxy, TestServer};
 use rexpect::reader::{Options, ReadUntil, Regex};
 use rexpect::session::{PtySession, spawn_with_options};
@@ -118,7 +118,7 @@ fn play_out(p: &mut PtySession) -> (usize, String) {
 }
 
 fn prompt(p: &mut PtySession) {
-    p.exp_string("a notation or its start, q to leave): ")
+    p.exp_string("a notation or its start, resign, draw, q to leave): ")
         .expect("the prompt");
 }
 
@@ -228,4 +228,103 @@ async fn a_cut_connection_resumes_and_the_match_is_played_to_its_end() {
     let bot = bot.await.expect("task").expect("the bot plays to the end");
     assert_eq!(result, pitchmate_cli::describe::result(&bot));
     server.stop().await;
+}
+
+/// `resign` ends the match at the person's prompt: the other seat wins by resignation.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_resigns() {
+    let server = TestServer::start().await;
+    let client = server.client().await;
+    let (person_seat, _, bot) = person_against_a_bot(&client).await;
+    let url = server.url();
+    let person = tokio::task::spawn_blocking(move || {
+        let mut p = spawn_seat_play(&url, &person_seat);
+        prompt(&mut p);
+        p.send_line("resign").expect("type");
+        p.exp_string("you resign")
+            .expect("the resignation is shown");
+        let (_, result) = p.exp_regex(r"result: [^\r\n]+").expect("the result");
+        p.exp_eof().expect("the command ends with the match");
+        result
+    });
+    let result = person.await.expect("the person's side");
+    let bot = bot.await.expect("task").expect("the bot's play ends");
+    assert_eq!(bot.winner, "black");
+    assert_eq!(bot.reason(), pb::ResultReason::Resignation);
+    assert_eq!(result, pitchmate_cli::describe::result(&bot));
+    server.stop().await;
+}
+
+/// `draw` offers a draw and the person is still to move; the opponent accepts meanwhile and the
+/// screen shows the drawn result without the person typing anything more.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_draw_offered_at_the_prompt_and_accepted_ends_the_match() {
+    let server = TestServer::start().await;
+    let client = server.client().await;
+    let (person_seat, bot_seat, bot) = person_against_a_bot(&client).await;
+    let match_id = person_seat.match_id.clone();
+    let url = server.url();
+    let (offered, offer_made) = oneshot::channel();
+    let person = tokio::task::spawn_blocking(move || {
+        let mut p = spawn_seat_play(&url, &person_seat);
+        prompt(&mut p);
+        p.send_line("draw").expect("type");
+        p.exp_string("you offer a draw")
+            .expect("the offer is shown");
+        offered.send(()).expect("the test accepts");
+        let (_, result) = p.exp_regex(r"result: [^\r\n]+").expect("the result");
+        p.exp_eof().expect("the command ends with the match");
+        result
+    });
+    offer_made.await.expect("the person offers");
+    let summary = client.get_match(&match_id, None).await.expect("the match");
+    assert_eq!(summary.r#match.expect("a match").draw_offered_by, "white");
+    client
+        .accept_draw(&bot_seat)
+        .await
+        .expect("the other seat accepts");
+    let result = person.await.expect("the person's side");
+    let bot = bot.await.expect("task").expect("the bot's play ends");
+    assert_eq!(bot.reason(), pb::ResultReason::DrawAgreed);
+    assert!(bot.winner.is_empty());
+    assert_eq!(result, pitchmate_cli::describe::result(&bot));
+    server.stop().await;
+}
+
+/// A short King's Goal with the person in white (to move first) and a random bot playing black.
+async fn person_against_a_bot(
+    client: &Client,
+) -> (
+    SeatHandle,
+    SeatHandle,
+    tokio::task::JoinHandle<Result<pb::MatchResult, ClientError>>,
+) {
+    let created = client
+        .create_match(NewMatch::variant("kings-goal").int_option("moves_per_half", 1))
+        .await
+        .expect("create");
+    let person = client
+        .join(&created.match_id, Some("white"), "person")
+        .await
+        .expect("join");
+    let bot_seat = client
+        .join(&created.match_id, Some("black"), "random")
+        .await
+        .expect("join");
+    let (bot_client, seat) = (client.clone(), bot_seat.clone());
+    let bot =
+        tokio::spawn(async move { play(&bot_client, &seat, &mut RandomChoice::seeded(5)).await });
+    (person, bot_seat, bot)
+}
+
+fn spawn_seat_play(url: &str, seat: &SeatHandle) -> PtySession {
+    spawn_cli(&[
+        "--server",
+        url,
+        "--no-color",
+        "play",
+        &seat.match_id,
+        "--token",
+        &seat.token,
+    ])
 }
