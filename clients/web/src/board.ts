@@ -65,8 +65,11 @@ export function drawBoard(board: BoardView, seats: string[]): SVGElement {
   const y = (rank: number) => (b.maxRank - rank) * CELL;
   const width = (b.maxFile - b.minFile + 1) * CELL;
   const height = (b.maxRank - b.minRank + 1) * CELL;
+  // A board much taller than wide (Gridiron's 16 x 48) is drawn as wide as its column and
+  // scrolled, rather than shrunk to the window's height.
+  const tall = b.maxRank - b.minRank + 1 > 2 * (b.maxFile - b.minFile + 1);
   const svg = s("svg", {
-    class: "board",
+    class: tall ? "board tall" : "board",
     viewBox: `0 0 ${width} ${height}`,
     role: "img",
     "aria-label": `board of ${board.files} files and ${board.ranks} ranks`,
@@ -176,4 +179,14 @@ export function drawBoard(board: BoardView, seats: string[]): SVGElement {
     }
   }
   return svg;
+}
+
+/** Scrolls a tall board's box so the ball (or else the first piece) is in view. */
+export function showBall(box: HTMLElement): void {
+  if (!box.querySelector("svg.board.tall")) return;
+  const target = box.querySelector("circle.ball") ?? box.querySelector("g.piece");
+  if (!target) return;
+  const boxTop = box.getBoundingClientRect().top;
+  const targetTop = target.getBoundingClientRect().top;
+  box.scrollTop += targetTop - boxTop - box.clientHeight / 2;
 }

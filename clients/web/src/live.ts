@@ -6,7 +6,7 @@ import type { MatchEvent, SeatClock } from "./gen/pitchmate/v1/event_pb.js";
 import type { Match, MatchView } from "./gen/pitchmate/v1/match_service_pb.js";
 import { MatchStatus } from "./gen/pitchmate/v1/match_service_pb.js";
 import { matches } from "./client.js";
-import { drawBoard } from "./board.js";
+import { drawBoard, showBall } from "./board.js";
 import { describeEvent } from "./describe.js";
 import { h, replace } from "./dom.js";
 import { drawPanel } from "./panel.js";
@@ -73,6 +73,7 @@ export async function showLive(root: HTMLElement, matchId: string, signal: Abort
     if (view?.board) {
       boardBox.dataset.version = String(view.version);
       replace(boardBox, drawBoard(view.board, match.seats.map((s) => s.seat)));
+      showBall(boardBox);
     }
     replayAnchor.hidden = !isOver(match);
   };

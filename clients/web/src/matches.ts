@@ -65,6 +65,9 @@ export async function showMatches(root: HTMLElement, params: URLSearchParams): P
     ...variantIds.map((id) => h("option", { value: id, selected: id === variant }, id)));
   variantSelect.addEventListener("change", () => go({ variant: variantSelect.value, page: "", before: "" }));
 
+  const refresh = h("button", { type: "button", class: "refresh" }, "refresh");
+  refresh.addEventListener("click", () => void showMatches(root, params));
+
   const previous = before.length > 0 || page
     ? h("a", { href: matchesLink({ status, variant, page: before.at(-1) ?? "", before: before.slice(0, -1).join(",") }), class: "previous" }, "← newer")
     : null;
@@ -75,8 +78,7 @@ export async function showMatches(root: HTMLElement, params: URLSearchParams): P
   replace(
     root,
     h("h1", {}, "Matches"),
-    h("form", { class: "filters" }, statusSelect, variantSelect,
-      h("a", { href: location.hash || "#/matches", class: "refresh" }, "refresh")),
+    h("form", { class: "filters" }, statusSelect, variantSelect, refresh),
     listed.matches.length === 0
       ? h("p", { class: "empty" }, "No matches.")
       : h("div", { class: "scroll" }, h("table", { class: "matches" },

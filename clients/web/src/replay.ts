@@ -4,7 +4,7 @@
 import type { MatchEvent } from "./gen/pitchmate/v1/event_pb.js";
 import type { MatchView } from "./gen/pitchmate/v1/match_service_pb.js";
 import { matches } from "./client.js";
-import { drawBoard } from "./board.js";
+import { drawBoard, showBall } from "./board.js";
 import { describeEvent } from "./describe.js";
 import { h, replace } from "./dom.js";
 import { drawPanel } from "./panel.js";
@@ -70,11 +70,11 @@ export async function showReplay(
   const page = h("div", { class: "replay-page", "data-match-id": matchId },
     h("h1", {}, "Replay ", h("code", {}, matchId.slice(0, 8))),
     h("div", { class: "controls" },
-      button("⏮", "first", () => go(0)),
-      button("◀", "previous", () => go(at - 1)),
+      button("«", "first", () => go(0)),
+      button("‹", "previous", () => go(at - 1)),
       playButton,
-      button("▶|", "next", () => go(at + 1)),
-      button("⏭", "last", () => go(moments.length - 1)),
+      button("›", "next", () => go(at + 1)),
+      button("»", "last", () => go(moments.length - 1)),
       scrubber, position, seatSelect, link,
       h("a", { href: matchLink(matchId) }, "match page")),
     h("div", { class: "match-layout" }, boardBox,
@@ -106,6 +106,7 @@ export async function showReplay(
       boardBox.dataset.version = String(view.version);
       boardBox.dataset.seq = String(seq);
       replace(boardBox, drawBoard(view.board, seats));
+      showBall(boardBox);
     }
     page.dataset.shownSeq = String(seq);
   };
@@ -120,7 +121,7 @@ export async function showReplay(
   };
   const play = () => {
     if (at === moments.length - 1) go(0);
-    playButton.textContent = "⏸";
+    playButton.textContent = "❚❚";
     playing = setInterval(() => (at >= moments.length - 1 ? stop() : go(at + 1)), PLAY_STEP_MS);
   };
   scrubber.addEventListener("input", () => go(Number(scrubber.value)));
