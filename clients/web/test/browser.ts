@@ -29,7 +29,8 @@ export async function openPage(browser: Browser, phone = false): Promise<{ page:
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  // What the viewer sees: a tall board scrolled to its ball, as on screen.
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
 }
 
 /** The pieces the board on the page draws, sorted by id. */

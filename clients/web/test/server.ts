@@ -1,7 +1,7 @@
 // Starts the real Pitchmate server for a browser test: on 127.0.0.1 (port 0, or a given port to
 // come back on after a restart) with a data directory that outlives a restart, and reads the
 // address it bound from its `serving` log line.
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -86,4 +86,13 @@ function servingPort(child: ChildProcess): Promise<number> {
       reject(new Error(`the server exited (${code}) before serving:\n${seen.join("\n")}`));
     });
   });
+}
+
+/** An operator key for the server's store, made by the server binary as an operator would. */
+export function operatorKey(server: Server): string {
+  const made = spawnSync(serverBinary(), ["--data-dir", server.dataDir, "operator-key", "--label", "web-board-tests"], {
+    encoding: "utf8",
+  });
+  if (made.status !== 0) throw new Error(`operator-key failed: ${made.stderr}`);
+  return made.stdout.trim();
 }
