@@ -165,3 +165,26 @@ async fn a_grpc_web_call_over_http1_is_answered_like_a_grpc_one() {
     client.ping(pb::PingRequest {}).await.expect("a gRPC ping");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_browser_request_head_that_never_ends_is_cut_by_the_handshake_timeout() {
+    let mut settings = test_settings();
+    settings.connections.handshake_timeout_secs = 1;
+    let server = start_with(settings).await;
+    let mut trickling = raw::connect_and_send(server.address, b"GET / HTTP/1.1\r\nHost: bo").await;
+    assert!(
+        raw::until_closed(&mut trickling, std::time::Duration::from_secs(60))
+            .await
+            .is_ok(),
+        "a request head that never ends is cut"
+    );
+    // A whole request on a new connection is still answered.
+    let page = http1(
+        server.address,
+        "GET / HTTP/1.1\r\nHost: board\r\nConnection: close\r\n\r\n",
+        b"",
+    )
+    .await;
+    assert_eq!(page.status, 200);
+    server.stop().await;
+}
