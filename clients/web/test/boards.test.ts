@@ -69,6 +69,15 @@ for (const [game, opening] of OPENINGS) {
     await screenshot(page, `match-${game}`);
     assert.deepEqual(errors, []);
     await page.close();
+
+    // On a phone: the same pieces, the board in one column above the panel.
+    const phone = await openPage(browser, true);
+    await phone.page.goto(`${server.url}/#/match/${seated.matchId}`);
+    await boardAtVersion(phone.page, view.version);
+    assert.deepEqual(await drawnPieces(phone.page), expected);
+    await screenshot(phone.page, `match-${game}-phone`);
+    assert.deepEqual(phone.errors, []);
+    await phone.page.close();
   });
 }
 
