@@ -62,7 +62,10 @@ test("replay stepping shows the right moments", async () => {
   await page.waitForSelector(".board-box[data-seq='0']");
   assert.equal(await page.locator(".replay-page").getAttribute("data-shown-seq"), "0");
 
-  // Playing runs to the end and stops there.
+  // The scrubber goes to any moment; playing from there runs to the end and stops.
+  await page.locator("input.scrubber").fill(String(moments.length - 2));
+  await boardAtVersion(page, moments[moments.length - 3].view.version);
+  assert.deepEqual(await drawnPieces(page), expectedPieces(moments[moments.length - 3].view), "scrubbed");
   await page.click("button[data-control=play]");
   const end = await viewOf(matches, seated.matchId);
   await boardAtVersion(page, end.view.version);
