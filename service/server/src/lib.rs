@@ -12,6 +12,7 @@ pub mod error;
 pub mod server;
 pub mod telemetry;
 pub mod transport;
+pub mod web;
 
 pub use pitchmate_games as games;
 pub use pitchmate_hosting as hosting;

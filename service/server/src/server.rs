@@ -10,6 +10,7 @@ use tokio::net::TcpListener;
 use tokio::sync::{Notify, watch};
 use tonic::server::NamedService;
 use tonic::service::RoutesBuilder;
+use tower::Layer;
 
 use crate::api::{
     BotApi, ChallengeApi, Credentials, InboxApi, MatchApi, MessageSize, QueueApi, RatingApi,
@@ -20,6 +21,7 @@ use crate::games::GameRegistry;
 use crate::hosting::{ActorLimits, MatchRegistry};
 use crate::store::{Store, StoreError, StoreHealth};
 use crate::transport;
+use crate::web::WebBoard;
 use pb::bot_service_server::BotServiceServer;
 use pb::challenge_service_server::ChallengeServiceServer;
 use pb::inbox_service_server::InboxServiceServer;
@@ -148,7 +150,8 @@ impl ServerBuilder {
 
     /// Opens the store, rebuilds every unfinished match from it, and serves `MatchService`,
     /// `VariantService`, `ServerService`, `grpc.health.v1`, server reflection (v1 and v1alpha)
-    /// and the added services on `listener` until `shutdown` completes, under the
+    /// and the added services (over gRPC, and over grpc-web for browsers), and the web board's
+    /// page on `GET /`, on `listener` until `shutdown` completes, under the
     /// `connections` limits. Then it drains: stops accepting, closes event streams, sends
     /// every connection GOAWAY and lets in-flight calls finish (each already durable when
     /// answered) until `connections.shutdown_timeout_secs`, cuts what is left and closes the
@@ -428,7 +431,9 @@ async fn serve_with(
     for add in add_services {
         add(&mut routes, &hosted);
     }
-    let mut service = HttpService::new(MessageSize::new(routes.routes().prepare()));
+    // Browsers reach the same services over grpc-web, and get the web board's page by GET.
+    let grpc = tonic_web::GrpcWebLayer::new().layer(MessageSize::new(routes.routes().prepare()));
+    let mut service = HttpService::new(WebBoard::new(grpc));
     for wrap in layers {
         service = wrap(service);
     }

@@ -623,6 +623,24 @@ class ReplayHeader(_message.Message):
     chance: _common_pb2.Chance
     def __init__(self, match_id: _Optional[str] = ..., variant_id: _Optional[str] = ..., rules_version: _Optional[str] = ..., options: _Optional[_Mapping[str, _common_pb2.OptionValue]] = ..., start_position: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., result: _Optional[_Union[_common_pb2.MatchResult, _Mapping]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., timeout_policy: _Optional[_Union[TimeoutPolicy, _Mapping]] = ..., abandon_after: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., chance: _Optional[_Union[_common_pb2.Chance, _Mapping]] = ...) -> None: ...
 
+class GetReplayViewRequest(_message.Message):
+    __slots__ = ("match_id", "seq", "seat")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seq: int
+    seat: str
+    def __init__(self, match_id: _Optional[str] = ..., seq: _Optional[int] = ..., seat: _Optional[str] = ...) -> None: ...
+
+class GetReplayViewResponse(_message.Message):
+    __slots__ = ("view", "last_seq")
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    LAST_SEQ_FIELD_NUMBER: _ClassVar[int]
+    view: MatchView
+    last_seq: int
+    def __init__(self, view: _Optional[_Union[MatchView, _Mapping]] = ..., last_seq: _Optional[int] = ...) -> None: ...
+
 class ExportReplayRequest(_message.Message):
     __slots__ = ("match_id",)
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]

@@ -113,6 +113,11 @@ class MatchServiceStub:
                 request_serializer=pitchmate_dot_v1_dot_match__service__pb2.ExportReplayRequest.SerializeToString,
                 response_deserializer=pitchmate_dot_v1_dot_match__service__pb2.ExportReplayResponse.FromString,
                 _registered_method=True)
+        self.GetReplayView = channel.unary_unary(
+                '/pitchmate.v1.MatchService/GetReplayView',
+                request_serializer=pitchmate_dot_v1_dot_match__service__pb2.GetReplayViewRequest.SerializeToString,
+                response_deserializer=pitchmate_dot_v1_dot_match__service__pb2.GetReplayViewResponse.FromString,
+                _registered_method=True)
         self.StreamLifecycle = channel.unary_stream(
                 '/pitchmate.v1.MatchService/StreamLifecycle',
                 request_serializer=pitchmate_dot_v1_dot_match__service__pb2.StreamLifecycleRequest.SerializeToString,
@@ -243,6 +248,14 @@ class MatchServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetReplayView(self, request, context):
+        """The view of a finished match as it stood after one of its replay's events, re-played from
+        the revealed seed: what a replay viewer (the web board's scrubber) draws at each moment.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def StreamLifecycle(self, request, context):
         """Every match's lifecycle, server-wide, in one durable order: created, each seat taken,
         started, ended with its result. Entries after `after_position`, then live ones; resume
@@ -330,6 +343,11 @@ def add_MatchServiceServicer_to_server(servicer, server):
                     servicer.ExportReplay,
                     request_deserializer=pitchmate_dot_v1_dot_match__service__pb2.ExportReplayRequest.FromString,
                     response_serializer=pitchmate_dot_v1_dot_match__service__pb2.ExportReplayResponse.SerializeToString,
+            ),
+            'GetReplayView': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetReplayView,
+                    request_deserializer=pitchmate_dot_v1_dot_match__service__pb2.GetReplayViewRequest.FromString,
+                    response_serializer=pitchmate_dot_v1_dot_match__service__pb2.GetReplayViewResponse.SerializeToString,
             ),
             'StreamLifecycle': grpc.unary_stream_rpc_method_handler(
                     servicer.StreamLifecycle,
@@ -746,6 +764,33 @@ class MatchService:
             '/pitchmate.v1.MatchService/ExportReplay',
             pitchmate_dot_v1_dot_match__service__pb2.ExportReplayRequest.SerializeToString,
             pitchmate_dot_v1_dot_match__service__pb2.ExportReplayResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetReplayView(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/pitchmate.v1.MatchService/GetReplayView',
+            pitchmate_dot_v1_dot_match__service__pb2.GetReplayViewRequest.SerializeToString,
+            pitchmate_dot_v1_dot_match__service__pb2.GetReplayViewResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -15,6 +15,7 @@ use super::credentials::Credentials;
 use super::hosting_options::hosting_from_request;
 use super::rate_limit::{ActionRateLimiter, RateLimiter};
 use super::replay::replay_to_proto;
+use super::replay_view::replay_view;
 use super::stream::{Player, PlayerAction, StreamStart, play, watch_events};
 use super::summary::match_to_proto;
 use super::{EdgeStream, action_detail, bearer_token, client_of, edge, match_id, paging};
@@ -709,6 +710,28 @@ impl pb::match_service_server::MatchService for MatchApi {
                 .map(|line| Ok(pb::ExportReplayResponse { line }))
                 .collect();
             Ok(Response::new(tokio_stream::iter(lines)))
+        })
+        .await
+    }
+
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "GetReplayView", match_id = %excerpt(&request.get_ref().match_id, LOGGED_ID)))]
+    async fn get_replay_view(
+        &self,
+        request: Request<pb::GetReplayViewRequest>,
+    ) -> Result<Response<pb::GetReplayViewResponse>, Status> {
+        edge(async move {
+            let asked = request.get_ref();
+            let replay = self
+                .registry
+                .replay(match_id("match_id", &asked.match_id)?)
+                .await?;
+            let games = self.registry.games();
+            Ok(Response::new(replay_view(
+                games,
+                &replay,
+                asked.seq,
+                &asked.seat,
+            )?))
         })
         .await
     }

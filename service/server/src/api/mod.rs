@@ -14,6 +14,7 @@ mod queue;
 mod rate_limit;
 mod ratings;
 mod replay;
+mod replay_view;
 mod server;
 pub mod stream;
 mod summary;

@@ -1,5 +1,5 @@
-//! One connection's life: its handshake, then HTTP/2 until it closes, goes idle, grows too old
-//! or the server shuts down.
+//! One connection's life: its handshake, then HTTP/2 (or HTTP/1.1, for browsers) until it
+//! closes, goes idle, grows too old or the server shuts down.
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -9,8 +9,8 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use hyper::body::Incoming;
-use hyper::server::conn::http2;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::server::conn::auto;
 use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpStream;
 use tokio::sync::{OwnedSemaphorePermit, watch};
@@ -25,10 +25,17 @@ use super::call_timeout::CallTimeout;
 use super::handshake::{self, Rewind};
 use super::{Limits, Phase};
 
-/// The HTTP/2 settings every connection is served with.
-pub fn http2_builder(limits: &Limits) -> http2::Builder<TokioExecutor> {
-    let mut builder = http2::Builder::new(TokioExecutor::new());
+/// The HTTP settings every connection is served with: HTTP/2 for gRPC clients, HTTP/1.1 for
+/// browsers (the web board's page and its grpc-web calls).
+pub fn http_builder(limits: &Limits) -> auto::Builder<TokioExecutor> {
+    let mut builder = auto::Builder::new(TokioExecutor::new());
     builder
+        .http1()
+        // A request head that trickles in is cut like a handshake that does.
+        .timer(TokioTimer::new())
+        .header_read_timeout(limits.handshake_timeout);
+    builder
+        .http2()
         // hyper runs keep-alive pings only with a timer.
         .timer(TokioTimer::new())
         .max_concurrent_streams(limits.max_streams_per_connection)
@@ -43,7 +50,7 @@ pub async fn serve<S>(
     mut stream: TcpStream,
     peer: SocketAddr,
     service: S,
-    http: Arc<http2::Builder<TokioExecutor>>,
+    http: Arc<auto::Builder<TokioExecutor>>,
     limits: Arc<Limits>,
     mut phase: watch::Receiver<Phase>,
     slot: OwnedSemaphorePermit,
@@ -65,7 +72,7 @@ pub async fn serve<S>(
     let received = match handshake {
         Ok(Ok(received)) => received,
         Ok(Err(error)) => {
-            tracing::debug!(%peer, %error, "connection closed: not an HTTP/2 client");
+            tracing::debug!(%peer, %error, "connection closed: not an HTTP client");
             return;
         }
         Err(_) => {

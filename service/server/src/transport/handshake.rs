@@ -5,6 +5,10 @@
 //! connection slot forever. The transport reads the preface and the client's first SETTINGS
 //! frame itself, under the handshake timeout, and then hands hyper the connection with those
 //! bytes put back in front ([`Rewind`]), so hyper reads exactly what the client sent.
+//!
+//! A browser speaks HTTP/1.1 (the web board's page and its grpc-web calls): a connection whose
+//! first byte starts a request method is handed to hyper's HTTP/1.1 server as soon as that byte
+//! arrives, and hyper's header read timeout, set to the handshake timeout, bounds the rest.
 
 use std::io;
 use std::pin::Pin;
@@ -76,15 +80,24 @@ pub fn check(received: &[u8]) -> Result<Option<usize>, HandshakeError> {
     Ok((received.len() >= complete).then_some(complete))
 }
 
+/// Whether `received`, which is not an HTTP/2 preface, starts like an HTTP/1.1 request: its
+/// method, an upper-case token ("GET", "POST", ...).
+fn starts_like_http1(received: &[u8]) -> bool {
+    received.first().is_some_and(u8::is_ascii_uppercase)
+}
+
 /// Reads from `io` until the handshake is complete and returns every byte read, the handshake
-/// and whatever the client sent right behind it, for [`Rewind`] to give back. The caller bounds
-/// the time it may take.
+/// and whatever the client sent right behind it, for [`Rewind`] to give back; or, from an
+/// HTTP/1.1 client, the first bytes of its request. The caller bounds the time it may take.
 pub async fn read<R: AsyncRead + Unpin>(io: &mut R) -> Result<Vec<u8>, HandshakeError> {
     // Enough for the preface, a frame header and the settings real clients send, in one read.
     let mut received = Vec::with_capacity(128);
     loop {
-        if check(&received)?.is_some() {
-            return Ok(received);
+        match check(&received) {
+            Ok(Some(_)) => return Ok(received),
+            Ok(None) => {}
+            Err(HandshakeError::NotHttp2) if starts_like_http1(&received) => return Ok(received),
+            Err(error) => return Err(error),
         }
         // Never more than a read's worth beyond a complete handshake: check() refused anything
         // longer than MAX_SETTINGS_LEN before this grows past it.
@@ -301,12 +314,25 @@ mod tests {
 
     #[tokio::test]
     async fn reading_stops_at_a_wrong_byte_or_an_early_close() {
-        let wrong = read(&mut chunks(b"GET / HTTP/1.1\r\n", 1)).await;
+        let wrong = read(&mut chunks(b"\x16\x03\x01\x02\x00", 1)).await;
         assert!(matches!(wrong, Err(HandshakeError::NotHttp2)));
         let half = read(&mut chunks(&PREFACE[..12], 4)).await;
         assert!(matches!(half, Err(HandshakeError::Closed)));
         let no_settings = read(&mut chunks(PREFACE, 24)).await;
         assert!(matches!(no_settings, Err(HandshakeError::Closed)));
+    }
+
+    #[tokio::test]
+    async fn an_http1_request_is_handed_on_from_its_first_byte() {
+        let sent = b"GET / HTTP/1.1\r\nHost: x\r\n\r\n";
+        let read = read(&mut chunks(sent, 1)).await.unwrap();
+        assert_eq!(read, b"G");
+        let post = b"POST /pitchmate.v1.ServerService/Ping HTTP/1.1\r\n";
+        let read = super::read(&mut chunks(post, 2)).await.unwrap();
+        assert_eq!(
+            read, b"PO",
+            "refused as a preface at its second byte, then HTTP/1.1"
+        );
     }
 
     #[tokio::test]

@@ -1,4 +1,5 @@
-//! The server's own HTTP/2 transport: connections under limits, and a shutdown with a deadline.
+//! The server's own HTTP/2 transport (and HTTP/1.1 for browsers): connections under limits, and a
+//! shutdown with a deadline.
 //!
 //! tonic's `Server` has no handshake timeout, no idle limit and no connection cap, waits
 //! forever for connections when shutting down, and retries a failing accept at once. This
@@ -7,7 +8,8 @@
 //! (`Request::remote_addr()`), and the client's `grpc-timeout`.
 //!
 //! - `accept`: the accept loop, the connection cap, backoff on accept errors;
-//! - `handshake`: the preface and first SETTINGS, read under the handshake timeout;
+//! - `handshake`: the preface and first SETTINGS (or an HTTP/1.1 request's first bytes), read
+//!   under the handshake timeout;
 //! - `connection`: one connection's life: HTTP/2 settings, idle and age limits, shutdown;
 //! - `activity`: the calls open on a connection, which say whether it is idle;
 //! - `call_timeout`: the time a call has to start answering.
@@ -97,7 +99,7 @@ pub async fn serve<S>(
     let max = limits.max_connections;
     let slots = Arc::new(Semaphore::new(max));
     let (phase, watching) = watch::channel(Phase::Serving);
-    let http = Arc::new(connection::http2_builder(&limits));
+    let http = Arc::new(connection::http_builder(&limits));
     accept::run(listener, &slots, max, shutdown, |stream, peer, slot| {
         tokio::spawn(connection::serve(
             stream,
