@@ -532,7 +532,7 @@ export type Standing = Message<"pitchmate.v1.Standing"> & {
   botName: string;
 
   /**
-   * A win is 1, a draw 0.5; a bye counts as a win.
+   * A win is 1, a draw 0.5; a Swiss bye counts as a win, a round robin's sitting out nothing.
    *
    * @generated from field: double points = 4;
    */
