@@ -32,7 +32,8 @@ export function describeEvent(event: MatchEvent): string {
       return `turn ${turn.number} (${turn.phase}): ${turn.toAct.join(" and ") || "nobody"} to act`;
     }
     case "actionTaken":
-      return `${kind.value.seat}: ${kind.value.notation}`;
+      // A seat's hidden choice reaches everyone else without its notation.
+      return `${kind.value.seat}: ${kind.value.notation || "(hidden)"}`;
     case "gameEvent": {
       const game = kind.value.game;
       if (game.case === "diceRolled") {

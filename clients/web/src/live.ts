@@ -1,7 +1,10 @@
 // The live match page: the board redrawn as the match's events arrive, the score, whose turn
 // it is, the clocks and the event log. After a dropped connection it resumes from the last
-// event it has, saying meanwhile that it is behind.
+// event it has, saying meanwhile that it is behind. Seen as a spectator, or, given the seat's
+// token or its bot's API key, as that seat sees it (its own hidden choices, Gridiron's ball
+// behind a fake handoff).
 import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { Code, ConnectError } from "@connectrpc/connect";
 import type { MatchEvent, SeatClock } from "./gen/pitchmate/v1/event_pb.js";
 import type { Match, MatchView } from "./gen/pitchmate/v1/match_service_pb.js";
 import { MatchStatus } from "./gen/pitchmate/v1/match_service_pb.js";
@@ -17,6 +20,8 @@ const LOG_LINES = 400;
 /** The wait before the first reconnection attempt, doubled after each failure up to the max. */
 const RETRY_FIRST_MS = 500;
 const RETRY_MAX_MS = 5000;
+/** Failures that say nothing about the credential. */
+const TRANSIENT = [Code.Unavailable, Code.DeadlineExceeded, Code.Canceled, Code.Aborted, Code.Unknown, Code.Internal];
 
 type Connection = "connecting" | "live" | "reconnecting" | "over";
 
@@ -25,6 +30,41 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(resolve, ms);
     signal.addEventListener("abort", () => { clearTimeout(timer); resolve(); }, { once: true });
   });
+}
+
+/** Where the page keeps a match's credential: for this tab only, never in the URL (a link is
+ * shared; a seat token is a secret). */
+function credentialKey(matchId: string): string {
+  return `pitchmate.credential.${matchId}`;
+}
+
+/** Shows the page again from the start, seen with the credential now stored. */
+function reopen(): void {
+  dispatchEvent(new HashChangeEvent("hashchange"));
+}
+
+/** The form that switches between a seat's eyes and a spectator's. */
+function viewerForm(matchId: string, seat: string | undefined, refusal: string): HTMLElement {
+  if (seat) {
+    const leave = h("button", { type: "button", name: "spectate" }, "watch as a spectator");
+    leave.addEventListener("click", () => { sessionStorage.removeItem(credentialKey(matchId)); reopen(); });
+    return h("div", { class: "viewer", "data-viewer-seat": seat }, `seen as ${seat} `, leave);
+  }
+  const input = h("input", {
+    type: "password", name: "credential", autocomplete: "off",
+    placeholder: "seat token or bot API key", "aria-label": "seat token or bot API key",
+  });
+  const form = h("form", { class: "viewer", "data-viewer-seat": "" },
+    "seen as a spectator · ", input, h("button", { type: "submit" }, "see as my seat"),
+    refusal ? h("span", { class: "error", role: "alert" }, ` ${refusal}`) : null);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const credential = input.value.trim();
+    if (!credential) return;
+    sessionStorage.setItem(credentialKey(matchId), credential);
+    reopen();
+  });
+  return form;
 }
 
 function isOver(match: Match): boolean {
@@ -40,7 +80,14 @@ export async function showLive(root: HTMLElement, matchId: string, signal: Abort
   let attempt = 0;
   let behindSince: Date | undefined;
 
+  let credential = sessionStorage.getItem(credentialKey(matchId)) ?? "";
+  const calls = () => credential
+    ? { signal, headers: { authorization: `Bearer ${credential}` } }
+    : { signal };
+  let refusal = "";
+
   const indicator = h("p", { class: "connection", role: "status", "aria-live": "polite" });
+  const viewerBox = h("div", { class: "viewer-box" });
   const boardBox = h("div", { class: "board-box" });
   const panelBox = h("div", { class: "panel-box" });
   const log = h("ol", { class: "log", "aria-label": "events" });
@@ -48,6 +95,7 @@ export async function showLive(root: HTMLElement, matchId: string, signal: Abort
   const page = h("div", { class: "match-page", "data-match-id": matchId, "data-last-seq": "0" },
     h("h1", {}, "Match ", h("code", {}, matchId.slice(0, 8))),
     indicator,
+    viewerBox,
     h("div", { class: "match-layout" },
       boardBox,
       h("div", { class: "side" }, panelBox, replayAnchor, h("h2", {}, "Events"), log)));
@@ -70,6 +118,10 @@ export async function showLive(root: HTMLElement, matchId: string, signal: Abort
   const showState = () => {
     if (!match) return;
     replace(panelBox, drawPanel(match, view, clocks, Date.now()));
+    const seat = view?.viewerSeat || undefined;
+    if (viewerBox.firstElementChild?.getAttribute("data-viewer-seat") !== (seat ?? "")) {
+      replace(viewerBox, viewerForm(matchId, seat, refusal));
+    }
     if (view?.board) {
       boardBox.dataset.version = String(view.version);
       replace(boardBox, drawBoard(view.board, match.seats.map((s) => s.seat)));
@@ -86,7 +138,7 @@ export async function showLive(root: HTMLElement, matchId: string, signal: Abort
     refreshing = (async () => {
       do {
         stale = false;
-        const got = await matches.getMatch({ matchId }, { signal });
+        const got = await matches.getMatch({ matchId }, calls());
         match = got.match;
         view = got.view;
         showState();
@@ -112,6 +164,20 @@ export async function showLive(root: HTMLElement, matchId: string, signal: Abort
   signal.addEventListener("abort", () => clearInterval(ticking), { once: true });
 
   showConnection();
+  if (credential) {
+    try {
+      await refresh();
+    } catch (error) {
+      // A credential that holds no seat of this match: say why, and watch as a spectator. A
+      // server out of reach is the loop's to wait for.
+      if (error instanceof ConnectError && !TRANSIENT.includes(error.code)) {
+        sessionStorage.removeItem(credentialKey(matchId));
+        credential = "";
+        refusal = error.rawMessage;
+      }
+    }
+  }
+  if (!credential) replace(viewerBox, viewerForm(matchId, undefined, refusal));
   while (!signal.aborted) {
     try {
       // The server answers: the connection is back. The view is fetched afresh in any case.
@@ -120,7 +186,7 @@ export async function showLive(root: HTMLElement, matchId: string, signal: Abort
       attempt = 0;
       behindSince = undefined;
       showConnection();
-      const stream = matches.streamMatchEvents({ matchId, afterSeq: lastSeq }, { signal });
+      const stream = matches.streamMatchEvents({ matchId, afterSeq: lastSeq }, calls());
       for await (const item of stream) {
         if (item.item.case !== "event") continue;
         const event = item.item.value;
