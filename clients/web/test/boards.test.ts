@@ -2,11 +2,10 @@
 // action each time), the page draws exactly the pieces, squares and ball the server's view
 // has, with the score and whose turn it is; the matches list shows the five matches.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
-import { boardAtVersion, drawnPieces, launch, openPage, screenshot } from "./browser.js";
-import { expectedPieces, matchesAt, playFirst, seatedMatch, viewOf, type Matches } from "./players.js";
-import { Server } from "./server.js";
+import { test } from "node:test";
+import { boardAtVersion, drawnPieces, openPage, screenshot } from "./browser.js";
+import { expectedPieces, playFirst, seatedMatch, viewOf } from "./players.js";
+import { serverAndBrowser } from "./fixture.js";
 
 /** Each game, and the actions played before its board is checked: past its setup into play
  * (Gridiron's rosters and formations take 32 actions; its first snap is then being planned,
@@ -20,32 +19,18 @@ const OPENINGS: [string, number][] = [
 ];
 const GAMES = OPENINGS.map(([game]) => game);
 
-let server: Server;
-let browser: Browser;
-let matches: Matches;
-
-before(async () => {
-  server = new Server();
-  await server.start();
-  browser = await launch();
-  matches = matchesAt(server.url);
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.remove();
-});
+const at = serverAndBrowser();
 
 for (const [game, opening] of OPENINGS) {
   test(`the ${game} board shows the pieces of a known position`, async () => {
-    const seated = await seatedMatch(matches, game, 20261129n);
-    for (let i = 0; i < opening; i++) assert.ok(await playFirst(matches, seated), `action ${i} played`);
-    const { view, lastSeq } = await viewOf(matches, seated.matchId);
+    const seated = await seatedMatch(at.matches, game, 20261129n);
+    for (let i = 0; i < opening; i++) assert.ok(await playFirst(at.matches, seated), `action ${i} played`);
+    const { view, lastSeq } = await viewOf(at.matches, seated.matchId);
     const expected = expectedPieces(view);
     assert.ok(expected.length > 0, "the opening put pieces on the board");
 
-    const { page, errors } = await openPage(browser);
-    await page.goto(`${server.url}/#/match/${seated.matchId}`);
+    const { page, errors } = await openPage(at.browser);
+    await page.goto(`${at.server.url}/#/match/${seated.matchId}`);
     await boardAtVersion(page, view.version);
     assert.deepEqual(await drawnPieces(page), expected);
     const svg = page.locator("svg.board");
@@ -71,8 +56,8 @@ for (const [game, opening] of OPENINGS) {
     await page.close();
 
     // On a phone: the same pieces, the board in one column above the panel.
-    const phone = await openPage(browser, true);
-    await phone.page.goto(`${server.url}/#/match/${seated.matchId}`);
+    const phone = await openPage(at.browser, true);
+    await phone.page.goto(`${at.server.url}/#/match/${seated.matchId}`);
     await boardAtVersion(phone.page, view.version);
     assert.deepEqual(await drawnPieces(phone.page), expected);
     await screenshot(phone.page, `match-${game}-phone`);
@@ -82,8 +67,8 @@ for (const [game, opening] of OPENINGS) {
 }
 
 test("the matches list shows the live matches and filters by game", async () => {
-  const { page, errors } = await openPage(browser, true);
-  await page.goto(`${server.url}/#/matches?status=active`);
+  const { page, errors } = await openPage(at.browser, true);
+  await page.goto(`${at.server.url}/#/matches?status=active`);
   await page.waitForSelector("table.matches tbody tr");
   const variants = await page.$$eval("table.matches tbody tr", (rows) => rows.map((r) => r.getAttribute("data-variant")));
   assert.deepEqual([...variants].sort(), [...GAMES].sort());

@@ -1,27 +1,13 @@
 // The clocks beside the board: with a Fischer clock, the seat to act counts down from the
 // deadline its turn started with, while the other shows the time it has left.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { launch, openPage, screenshot } from "./browser.js";
-import { matchesAt, playFirst, type Matches } from "./players.js";
-import { Server } from "./server.js";
+import { test } from "node:test";
+import type { Page } from "playwright-core";
+import { openPage, screenshot } from "./browser.js";
+import { playFirst } from "./players.js";
+import { serverAndBrowser } from "./fixture.js";
 
-let server: Server;
-let browser: Browser;
-let matches: Matches;
-
-before(async () => {
-  server = new Server();
-  await server.start();
-  browser = await launch();
-  matches = matchesAt(server.url);
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.remove();
-});
+const at = serverAndBrowser();
 
 /** A clock's text (`m:ss`) in seconds. */
 async function clockSeconds(page: Page, seat: string): Promise<number> {
@@ -32,26 +18,26 @@ async function clockSeconds(page: Page, seat: string): Promise<number> {
 }
 
 test("the seat to act counts down; the other shows what it has left", async () => {
-  const created = await matches.createMatch({
+  const created = await at.matches.createMatch({
     variantId: "kings-goal",
     timeControl: { kind: { case: "fischer", value: { base: { seconds: 300n }, increment: { seconds: 0n } } } },
   });
   const matchId = created.match!.matchId;
   const tokens = new Map<string, string>();
   for (const name of ["north-bot", "south-bot"]) {
-    const joined = await matches.joinMatch({ matchId, playerName: name });
+    const joined = await at.matches.joinMatch({ matchId, playerName: name });
     tokens.set(joined.seat, joined.seatToken);
   }
   // One action each way: both clocks have run.
-  for (let i = 0; i < 2; i++) assert.ok(await playFirst(matches, { matchId, tokens }), `action ${i}`);
-  const got = await matches.getMatch({ matchId });
+  for (let i = 0; i < 2; i++) assert.ok(await playFirst(at.matches, { matchId, tokens }), `action ${i}`);
+  const got = await at.matches.getMatch({ matchId });
   const toAct = got.view!.turn!.toAct;
   assert.equal(toAct.length, 1);
   const [acting] = toAct;
   const waiting = got.match!.seats.map((s) => s.seat).find((s) => s !== acting)!;
 
-  const { page, errors } = await openPage(browser);
-  await page.goto(`${server.url}/#/match/${matchId}`);
+  const { page, errors } = await openPage(at.browser);
+  await page.goto(`${at.server.url}/#/match/${matchId}`);
   await page.waitForSelector(`.match-page[data-last-seq="${got.match!.lastSeq}"]`);
   await page.waitForSelector(`tr.to-act[data-seat="${acting}"] td.clock:not(:empty)`);
   const first = await clockSeconds(page, acting);

@@ -2,38 +2,25 @@
 // bots whose ratings have settled: two bots play rated challenges until both leave the
 // provisional range, one winning two games in three.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { Code, ConnectError, createClient, type Client } from "@connectrpc/connect";
 import { createGrpcWebTransport } from "@connectrpc/connect-web";
-import type { Browser } from "playwright-core";
 import { BotService } from "../src/gen/pitchmate/v1/bot_service_pb.js";
 import { ChallengeService } from "../src/gen/pitchmate/v1/challenge_service_pb.js";
 import { RatingService } from "../src/gen/pitchmate/v1/rating_service_pb.js";
-import { launch, openPage, screenshot } from "./browser.js";
+import { openPage, screenshot } from "./browser.js";
 import { matchesAt, type Matches } from "./players.js";
-import { Server } from "./server.js";
+import { serverAndBrowser } from "./fixture.js";
 
-let server: Server;
-let browser: Browser;
-
-before(async () => {
-  server = new Server();
-  await server.start();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.remove();
-});
+const at = serverAndBrowser();
 
 const auth = (key: string) => ({ headers: { authorization: `Bearer ${key}` } });
 /** Twice the rated games (16 here) it takes two newcomers' deviations (350) to fall below 110. */
 const MAX_GAMES = 40;
 
 test("the leaderboard shows the pool chosen", async () => {
-  const { page, errors } = await openPage(browser, true);
-  await page.goto(`${server.url}/#/leaderboard?variant=xfutebol&speed=blitz`);
+  const { page, errors } = await openPage(at.browser, true);
+  await page.goto(`${at.server.url}/#/leaderboard?variant=xfutebol&speed=blitz`);
   await page.waitForSelector("h1 code");
   assert.equal(await page.locator("h1 code").textContent(), "xfutebol/blitz/rated");
   // No rated results on a fresh server: nobody is on it.
@@ -46,11 +33,11 @@ test("the leaderboard shows the pool chosen", async () => {
 });
 
 test("the leaderboard ranks bots with settled ratings", async () => {
-  const transport = createGrpcWebTransport({ baseUrl: server.url });
+  const transport = createGrpcWebTransport({ baseUrl: at.server.url });
   const bots = createClient(BotService, transport);
   const challenges = createClient(ChallengeService, transport);
   const ratings = createClient(RatingService, transport);
-  const matches = matchesAt(server.url);
+  const matches = matchesAt(at.server.url);
   const made = async (name: string) => {
     const created = await bots.createBot({ name, owner: "the web board's tests" });
     return { id: created.bot!.botId, name, key: created.secret };
@@ -77,8 +64,8 @@ test("the leaderboard ranks bots with settled ratings", async () => {
   }
   assert.equal(total, 2, `both bots leave the provisional range within ${MAX_GAMES} games`);
 
-  const { page, errors } = await openPage(browser, true);
-  await page.goto(`${server.url}/#/leaderboard?variant=kings-goal&speed=untimed`);
+  const { page, errors } = await openPage(at.browser, true);
+  await page.goto(`${at.server.url}/#/leaderboard?variant=kings-goal&speed=untimed`);
   await page.waitForSelector("table.leaderboard tbody tr");
   const rows = await page.$$eval("table.leaderboard tbody tr", (trs) =>
     trs.map((tr) => ({ id: tr.getAttribute("data-bot-id"), cells: [...tr.querySelectorAll("td")].map((td) => td.textContent) })),

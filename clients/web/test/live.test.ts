@@ -2,33 +2,20 @@
 // the board; when the server goes away the page says it is reconnecting and behind, and once
 // the server is back it resumes from the last event it had and is live again.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
-import { boardAtVersion, drawnPieces, launch, openPage, screenshot } from "./browser.js";
+import { test } from "node:test";
+import { boardAtVersion, drawnPieces, openPage, screenshot } from "./browser.js";
 import { expectedPieces, matchesAt, playFirst, seatedMatch, viewOf } from "./players.js";
-import { Server } from "./server.js";
+import { serverAndBrowser } from "./fixture.js";
 
-let server: Server;
-let browser: Browser;
-
-before(async () => {
-  server = new Server();
-  await server.start();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.remove();
-});
+const at = serverAndBrowser();
 
 test("live updates arrive, and the page resumes after the server comes back", async () => {
-  let matches = matchesAt(server.url);
+  let matches = matchesAt(at.server.url);
   // Past the setup, so every action moves a piece on the board.
   const seated = await seatedMatch(matches, "soccer-chess", 7n);
   for (let i = 0; i < 12; i++) assert.ok(await playFirst(matches, seated));
-  const { page, errors } = await openPage(browser);
-  await page.goto(`${server.url}/#/match/${seated.matchId}`);
+  const { page, errors } = await openPage(at.browser);
+  await page.goto(`${at.server.url}/#/match/${seated.matchId}`);
   const opened = await viewOf(matches, seated.matchId);
   await boardAtVersion(page, opened.view.version);
   await page.waitForSelector(".match-page[data-connection=live]");
@@ -43,7 +30,7 @@ test("live updates arrive, and the page resumes after the server comes back", as
   await screenshot(page, "live-soccer-chess");
 
   // The server stops: the page says it is behind.
-  await server.stop();
+  await at.server.stop();
   await page.waitForSelector(".match-page[data-connection=reconnecting]");
   const indicator = await page.locator(".connection").textContent();
   assert.match(indicator ?? "", /reconnecting/);
@@ -51,8 +38,8 @@ test("live updates arrive, and the page resumes after the server comes back", as
   await screenshot(page, "live-reconnecting");
 
   // Back on the same port: the page catches up with what was played meanwhile.
-  await server.start();
-  matches = matchesAt(server.url);
+  await at.server.start();
+  matches = matchesAt(at.server.url);
   assert.ok(await playFirst(matches, seated));
   assert.ok(await playFirst(matches, seated));
   const resumed = await viewOf(matches, seated.matchId);

@@ -1,27 +1,13 @@
 // The matches list pages through many matches (20 a page, older and newer) and filters by
 // status: a finished match is listed with its result and a replay link, a waiting one is not.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { launch, openPage } from "./browser.js";
-import { matchesAt, seatedMatch, type Matches } from "./players.js";
-import { Server } from "./server.js";
+import { test } from "node:test";
+import type { Page } from "playwright-core";
+import { openPage } from "./browser.js";
+import { seatedMatch } from "./players.js";
+import { serverAndBrowser } from "./fixture.js";
 
-let server: Server;
-let browser: Browser;
-let matches: Matches;
-
-before(async () => {
-  server = new Server();
-  await server.start();
-  browser = await launch();
-  matches = matchesAt(server.url);
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.remove();
-});
+const at = serverAndBrowser();
 
 async function listedIds(page: Page): Promise<string[]> {
   return page.$$eval("table.matches tbody tr", (rows) => rows.map((r) => r.getAttribute("data-match-id") ?? ""));
@@ -30,17 +16,17 @@ async function listedIds(page: Page): Promise<string[]> {
 test("the list pages through matches and filters by status", async () => {
   const waiting: string[] = [];
   for (let i = 0; i < 25; i++) {
-    waiting.push((await matches.createMatch({ variantId: "chessyball" })).match!.matchId);
+    waiting.push((await at.matches.createMatch({ variantId: "chessyball" })).match!.matchId);
   }
-  const finished = await seatedMatch(matches, "chessyball", 3n);
+  const finished = await seatedMatch(at.matches, "chessyball", 3n);
   const firstSeat = [...finished.tokens.keys()][0];
-  await matches.resign(
+  await at.matches.resign(
     { matchId: finished.matchId },
     { headers: { authorization: `Bearer ${finished.tokens.get(firstSeat)}` } },
   );
 
-  const { page, errors } = await openPage(browser);
-  await page.goto(`${server.url}/#/matches?status=waiting&variant=chessyball`);
+  const { page, errors } = await openPage(at.browser);
+  await page.goto(`${at.server.url}/#/matches?status=waiting&variant=chessyball`);
   await page.waitForSelector("table.matches tbody tr");
   const first = await listedIds(page);
   assert.equal(first.length, 20, "20 a page");

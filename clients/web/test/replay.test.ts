@@ -1,47 +1,32 @@
 // The replay page of a finished match: the link to a moment opens the board as it stood then,
 // stepping forward and back shows the next and previous moments, and the URL follows.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
-import { boardAtVersion, drawnPieces, launch, openPage, screenshot } from "./browser.js";
-import { expectedPieces, matchesAt, playFirst, seatedMatch, viewOf, type Matches } from "./players.js";
+import { test } from "node:test";
+import { boardAtVersion, drawnPieces, openPage, screenshot } from "./browser.js";
+import { expectedPieces, playFirst, seatedMatch, viewOf } from "./players.js";
 import type { MatchView } from "../src/gen/pitchmate/v1/match_service_pb.js";
-import { Server } from "./server.js";
+import { serverAndBrowser } from "./fixture.js";
 
-let server: Server;
-let browser: Browser;
-let matches: Matches;
-
-before(async () => {
-  server = new Server();
-  await server.start();
-  browser = await launch();
-  matches = matchesAt(server.url);
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.remove();
-});
+const at = serverAndBrowser();
 
 test("replay stepping shows the right moments", async () => {
-  const seated = await seatedMatch(matches, "soccer-chess", 99n);
+  const seated = await seatedMatch(at.matches, "soccer-chess", 99n);
   // The view after each action, as the match showed it live, by the action's event number.
   const moments: { seq: bigint; view: MatchView }[] = [];
   for (let i = 0; i < 14; i++) {
-    const before = await viewOf(matches, seated.matchId);
-    assert.ok(await playFirst(matches, seated));
+    const before = await viewOf(at.matches, seated.matchId);
+    assert.ok(await playFirst(at.matches, seated));
     // The action's own event is the first after what was there before it.
-    const afterIt = await viewOf(matches, seated.matchId);
+    const afterIt = await viewOf(at.matches, seated.matchId);
     moments.push({ seq: before.lastSeq + 1n, view: afterIt.view });
   }
   const [seat, token] = [...seated.tokens][0];
-  await matches.resign({ matchId: seated.matchId }, { headers: { authorization: `Bearer ${token}` } });
+  await at.matches.resign({ matchId: seated.matchId }, { headers: { authorization: `Bearer ${token}` } });
   assert.ok(seat);
 
-  const { page, errors } = await openPage(browser);
+  const { page, errors } = await openPage(at.browser);
   const pick = 9;
-  await page.goto(`${server.url}/#/replay/${seated.matchId}/${moments[pick].seq}`);
+  await page.goto(`${at.server.url}/#/replay/${seated.matchId}/${moments[pick].seq}`);
   await boardAtVersion(page, moments[pick].view.version);
   assert.deepEqual(await drawnPieces(page), expectedPieces(moments[pick].view), "the linked moment");
   await screenshot(page, "replay-moment");
@@ -67,7 +52,7 @@ test("replay stepping shows the right moments", async () => {
   await boardAtVersion(page, moments[moments.length - 3].view.version);
   assert.deepEqual(await drawnPieces(page), expectedPieces(moments[moments.length - 3].view), "scrubbed");
   await page.click("button[data-control=play]");
-  const end = await viewOf(matches, seated.matchId);
+  const end = await viewOf(at.matches, seated.matchId);
   await boardAtVersion(page, end.view.version);
   assert.deepEqual(await drawnPieces(page), expectedPieces(end.view), "played to the end");
   await screenshot(page, "replay-end");

@@ -2,27 +2,13 @@
 // show in its own event log, while a spectator's and the other seat's do not show them. A credential that holds no seat is refused with the server's reason, and the token
 // never enters the URL.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { boardAtVersion, drawnPieces, launch, openPage, screenshot } from "./browser.js";
-import { expectedPieces, matchesAt, playFirst, seatedMatch, type Matches } from "./players.js";
-import { Server } from "./server.js";
+import { test } from "node:test";
+import type { Page } from "playwright-core";
+import { boardAtVersion, drawnPieces, openPage, screenshot } from "./browser.js";
+import { expectedPieces, playFirst, seatedMatch } from "./players.js";
+import { serverAndBrowser } from "./fixture.js";
 
-let server: Server;
-let browser: Browser;
-let matches: Matches;
-
-before(async () => {
-  server = new Server();
-  await server.start();
-  browser = await launch();
-  matches = matchesAt(server.url);
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.remove();
-});
+const at = serverAndBrowser();
 
 /** The page's log lines of actions, in order. */
 async function actionLines(page: Page): Promise<string[]> {
@@ -37,22 +23,22 @@ async function seeAs(page: Page, credential: string): Promise<void> {
 
 test("a seat's own hidden choices show only on its page", async () => {
   // Gridiron opens with both rosters picked in secret; the first seat to act is home.
-  const seated = await seatedMatch(matches, "gridiron", 7n);
-  for (let i = 0; i < 4; i++) assert.ok(await playFirst(matches, seated), `action ${i} played`);
+  const seated = await seatedMatch(at.matches, "gridiron", 7n);
+  for (let i = 0; i < 4; i++) assert.ok(await playFirst(at.matches, seated), `action ${i} played`);
   const home = seated.tokens.get("home")!;
   const away = seated.tokens.get("away")!;
   const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
-  const homeSees = await matches.getMatch({ matchId: seated.matchId }, bearer(home));
+  const homeSees = await at.matches.getMatch({ matchId: seated.matchId }, bearer(home));
   // Each viewer's events are numbered in its own stream: home's has its private ones too.
   const lastSeq = homeSees.match!.lastSeq;
-  const spectatorLastSeq = (await matches.getMatch({ matchId: seated.matchId })).match!.lastSeq;
-  const awayLastSeq = (await matches.getMatch({ matchId: seated.matchId }, bearer(away))).match!.lastSeq;
+  const spectatorLastSeq = (await at.matches.getMatch({ matchId: seated.matchId })).match!.lastSeq;
+  const awayLastSeq = (await at.matches.getMatch({ matchId: seated.matchId }, bearer(away))).match!.lastSeq;
   const homeView = homeSees.view!;
   assert.equal(homeView.viewerSeat, "home");
 
   // What home did, in its own notation, from the events only home's stream carries.
   const homeActions: string[] = [];
-  for await (const item of matches.streamMatchEvents({ matchId: seated.matchId, afterSeq: 0n }, bearer(home))) {
+  for await (const item of at.matches.streamMatchEvents({ matchId: seated.matchId, afterSeq: 0n }, bearer(home))) {
     if (item.item.case !== "event") continue;
     const kind = item.item.value.kind;
     if (kind.case === "actionTaken") homeActions.push(`${kind.value.seat}: ${kind.value.notation}`);
@@ -62,8 +48,8 @@ test("a seat's own hidden choices show only on its page", async () => {
   // Others learn of a hidden choice only when the seat commits: no action line at all.
   const hidden: string[] = [];
 
-  const { page, errors } = await openPage(browser);
-  await page.goto(`${server.url}/#/match/${seated.matchId}`);
+  const { page, errors } = await openPage(at.browser);
+  await page.goto(`${at.server.url}/#/match/${seated.matchId}`);
   await page.waitForSelector(`.match-page[data-last-seq="${spectatorLastSeq}"]`);
   await page.waitForSelector(`.viewer[data-viewer-seat=""]`);
   assert.deepEqual(await actionLines(page), hidden, "a spectator sees that home chose, not what");

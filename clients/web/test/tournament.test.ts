@@ -1,38 +1,26 @@
 // The tournament page: a round robin of three bots shows its standings and round 1's pairing
 // and bye; when the paired game ends (a bot resigns), the standings change on the open page.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { createClient } from "@connectrpc/connect";
 import { createGrpcWebTransport } from "@connectrpc/connect-web";
-import type { Browser } from "playwright-core";
 import { BotService } from "../src/gen/pitchmate/v1/bot_service_pb.js";
 import { TournamentKind, TournamentService } from "../src/gen/pitchmate/v1/tournament_service_pb.js";
-import { launch, openPage, screenshot } from "./browser.js";
+import { openPage, screenshot } from "./browser.js";
 import { matchesAt } from "./players.js";
-import { Server, operatorKey } from "./server.js";
+import { operatorKey } from "./server.js";
+import { serverAndBrowser } from "./fixture.js";
 
-let server: Server;
-let browser: Browser;
-
-before(async () => {
-  server = new Server();
-  await server.start();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.remove();
-});
+const at = serverAndBrowser();
 
 const auth = (key: string) => ({ headers: { authorization: `Bearer ${key}` } });
 
 test("a tournament's standings and pairings, updated live", async () => {
-  const transport = createGrpcWebTransport({ baseUrl: server.url });
+  const transport = createGrpcWebTransport({ baseUrl: at.server.url });
   const bots = createClient(BotService, transport);
   const events = createClient(TournamentService, transport);
-  const matches = matchesAt(server.url);
-  const operator = operatorKey(server);
+  const matches = matchesAt(at.server.url);
+  const operator = operatorKey(at.server);
 
   const entrants = [];
   for (const name of ["ada", "bo", "cy"]) {
@@ -47,8 +35,8 @@ test("a tournament's standings and pairings, updated live", async () => {
   for (const bot of entrants) await events.enterTournament({ tournamentId }, auth(bot.key));
   await events.startTournament({ tournamentId }, auth(operator));
 
-  const { page, errors } = await openPage(browser);
-  await page.goto(`${server.url}/#/tournament/${tournamentId}`);
+  const { page, errors } = await openPage(at.browser);
+  await page.goto(`${at.server.url}/#/tournament/${tournamentId}`);
   await page.waitForSelector(".tournament-page .connection.live");
   await page.waitForSelector("section.round[data-round='1'] ol.pairings li");
   const standingRows = await page.$$eval("table.standings tbody tr", (rows) => rows.map((r) => r.getAttribute("data-bot-id")));

@@ -204,6 +204,11 @@ impl MatchHandle {
         self.published.borrow().summary.clone()
     }
 
+    /// Whether both handles reach the same actor.
+    pub fn same_actor(&self, other: &MatchHandle) -> bool {
+        self.commands.same_channel(&other.commands)
+    }
+
     /// Whether the actor has stopped: it retired, or its task ended.
     pub fn is_stopped(&self) -> bool {
         self.commands.is_closed()

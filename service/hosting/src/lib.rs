@@ -99,10 +99,43 @@ pub struct MatchPage {
 /// A match in memory.
 #[derive(Clone)]
 enum Entry {
+    /// Being created: calls for it wait until it is hosted, or its creation failed (the sender
+    /// is dropped either way). Rebuilding it from its stored row meanwhile would make a second
+    /// actor of one match.
+    Creating(watch::Receiver<()>),
     /// An actor is hosting it (or was, until it stopped: then it is rebuilt on first use).
     Live(MatchHandle),
     /// Stored, but the rules no longer reproduce its history: listed, never played.
     NotRebuildable { detail: String },
+}
+
+/// A match id taken by [`MatchRegistry::create`] for the match it is creating. Dropped before
+/// the match is hosted (its creation failed), it frees the id; either way the calls waiting for
+/// the match are woken when it goes.
+struct Reservation<'a> {
+    registry: &'a MatchRegistry,
+    match_id: String,
+    created: Option<watch::Sender<()>>,
+}
+
+impl Reservation<'_> {
+    fn host(mut self, handle: MatchHandle) {
+        self.registry
+            .write_index()
+            .insert(self.match_id.clone(), Entry::Live(handle));
+        self.created = None;
+    }
+}
+
+impl Drop for Reservation<'_> {
+    fn drop(&mut self) {
+        if self.created.is_some() {
+            let mut index = self.registry.write_index();
+            if let Some(Entry::Creating(_)) = index.get(&self.match_id) {
+                index.remove(&self.match_id);
+            }
+        }
+    }
 }
 
 /// Every hosted match, by id, backed by the store.
@@ -173,11 +206,20 @@ impl MatchRegistry {
 
     /// Creates a match, stores it and starts its actor.
     pub async fn create(&self, request: NewMatch) -> Result<MatchSummary, ServiceError> {
-        if let Some(id) = &request.match_id
-            && (self.live(id).is_some()
-                || self.store.load(id).await.map_err(storage_error)?.is_some())
+        let match_id = request
+            .match_id
+            .clone()
+            .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
+        let reservation = self.reserve(&match_id)?;
+        if request.match_id.is_some()
+            && self
+                .store
+                .load(&match_id)
+                .await
+                .map_err(storage_error)?
+                .is_some()
         {
-            return Err(ServiceError::MatchExists(id.clone()));
+            return Err(ServiceError::MatchExists(match_id));
         }
         let options = request.options;
         let open = match request.creator {
@@ -205,9 +247,7 @@ impl MatchRegistry {
         let resolved = pitchmate_rules::Options::resolve(&game.info().options, &options)
             .map_err(|e| at_field(e.into()))?;
         let setup = MatchSetup {
-            match_id: request
-                .match_id
-                .unwrap_or_else(|| uuid::Uuid::new_v4().to_string()),
+            match_id,
             variant_id: request.variant_id,
             rules_version: game.info().rules_version.to_owned(),
             options: resolved.all().clone(),
@@ -217,11 +257,26 @@ impl MatchRegistry {
             hosting: request.hosting,
             reservation: request.reservation,
         };
-        let match_id = setup.match_id.clone();
         let handle = actor::create(setup, game, &self.actors, open).await?;
         let summary = handle.summary();
-        self.write_index().insert(match_id, Entry::Live(handle));
+        reservation.host(handle);
         Ok(summary)
+    }
+
+    /// Takes `match_id` for a match about to be created; a match that has it already (in
+    /// memory) keeps it.
+    fn reserve(&self, match_id: &str) -> Result<Reservation<'_>, ServiceError> {
+        let mut index = self.write_index();
+        if index.contains_key(match_id) {
+            return Err(ServiceError::MatchExists(match_id.to_owned()));
+        }
+        let (created, waiting) = watch::channel(());
+        index.insert(match_id.to_owned(), Entry::Creating(waiting));
+        Ok(Reservation {
+            registry: self,
+            match_id: match_id.to_owned(),
+            created: Some(created),
+        })
     }
 
     fn read_index(&self) -> std::sync::RwLockReadGuard<'_, HashMap<String, Entry>> {
@@ -246,9 +301,24 @@ impl MatchRegistry {
 
     /// The actor of a match, rebuilding one that is not in memory from the store.
     pub async fn get(&self, match_id: &str) -> Result<MatchHandle, ServiceError> {
+        loop {
+            if let Some(hosted) = self.get_once(match_id).await? {
+                return Ok(hosted);
+            }
+        }
+    }
+
+    /// The actor of a match, or `None` once a creation of it that was under way has ended
+    /// (hosted or failed): then ask again.
+    async fn get_once(&self, match_id: &str) -> Result<Option<MatchHandle>, ServiceError> {
         let entry = self.read_index().get(match_id).cloned();
         match entry {
-            Some(Entry::Live(handle)) if !handle.is_stopped() => return Ok(handle),
+            Some(Entry::Creating(mut created)) => {
+                // Only ever ends by the sender being dropped.
+                let _ = created.changed().await;
+                return Ok(None);
+            }
+            Some(Entry::Live(handle)) if !handle.is_stopped() => return Ok(Some(handle)),
             // A retiring actor may still be storing calls it took before it stopped.
             Some(Entry::Live(handle)) => handle.finished().await,
             Some(Entry::NotRebuildable { detail }) => {
@@ -262,16 +332,20 @@ impl MatchRegistry {
         let stored = self.load(match_id).await?;
         let rebuilt = rebuild(&self.games, &self.actors, &stored);
         let mut index = self.write_index();
-        // Another call may have rebuilt it meanwhile: keep the first.
-        if let Some(Entry::Live(existing)) = index.get(match_id)
-            && !existing.is_stopped()
-        {
-            return Ok(existing.clone());
+        match index.get(match_id) {
+            // Another call rebuilt it meanwhile: keep the first.
+            Some(Entry::Live(existing)) if !existing.is_stopped() => {
+                return Ok(Some(existing.clone()));
+            }
+            // Its creation, under way while it was read, hosts it: the rebuilt actor goes
+            // unused, having taken no call.
+            Some(Entry::Creating(_)) => return Ok(None),
+            _ => {}
         }
         match rebuilt {
             Ok(handle) => {
                 index.insert(match_id.to_owned(), Entry::Live(handle.clone()));
-                Ok(handle)
+                Ok(Some(handle))
             }
             Err(detail) => {
                 tracing::error!(%match_id, %detail, "stored match kept out of play");

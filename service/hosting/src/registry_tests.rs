@@ -273,3 +273,43 @@ async fn a_chosen_id_makes_one_match_however_often_it_is_created() {
     );
     dir.remove();
 }
+
+/// A call for a match while it is being created waits for it, instead of rebuilding a second
+/// actor from the row already stored: two actors of one match would each number its inputs
+/// from the same place, and the store would refuse one of them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_during_creation_reaches_the_created_actor() {
+    let (store, dir) = scratch_store().await;
+    let registry = open_registry(store, None, None).await;
+    for round in 0..40 {
+        let id = format!("assigned-{round}");
+        // What a bot told of its match does: ask for it until it exists.
+        let caller = {
+            let (registry, id) = (registry.clone(), id.clone());
+            tokio::spawn(async move {
+                loop {
+                    match registry.get(&id).await {
+                        Ok(handle) => return handle,
+                        Err(e) if e.reason() == "MATCH_NOT_FOUND" => tokio::task::yield_now().await,
+                        Err(e) => panic!("{e}"),
+                    }
+                }
+            })
+        };
+        registry
+            .create(NewMatch {
+                variant_id: "kings-goal".into(),
+                match_id: Some(id.clone()),
+                ..NewMatch::default()
+            })
+            .await
+            .unwrap();
+        let reached = caller.await.unwrap();
+        let hosting = registry.get(&id).await.unwrap();
+        assert!(
+            reached.same_actor(&hosting),
+            "round {round}: the call built a second actor"
+        );
+    }
+    dir.remove();
+}
