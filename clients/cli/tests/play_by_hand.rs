@@ -177,23 +177,7 @@ async fn a_cut_connection_resumes_and_the_match_is_played_to_its_end() {
     let server = TestServer::start().await;
     let mut proxy = CuttableProxy::start(server.addr).await;
     let client = server.client().await;
-    let created = client
-        .create_match(NewMatch::variant("kings-goal").int_option("moves_per_half", 1))
-        .await
-        .expect("create");
-    let person_seat = client
-        .join(&created.match_id, Some("white"), "person")
-        .await
-        .expect("join");
-    let bot_seat = client
-        .join(&created.match_id, Some("black"), "random")
-        .await
-        .expect("join");
-    let bot_client = client.clone();
-    let bot =
-        tokio::spawn(
-            async move { play(&bot_client, &bot_seat, &mut RandomChoice::seeded(4)).await },
-        );
+    let (person_seat, _, bot) = person_against_a_bot(&client).await;
 
     let (to_cut, cut_now) = oneshot::channel();
     let (restored, cut_done) = oneshot::channel::<()>();
