@@ -58,7 +58,7 @@ pub struct SearchSettings {
 impl SearchSettings {
     pub fn for_variant(id: &str) -> Self {
         Self {
-            exploration: 0.4,
+            exploration: 0.2,
             playout_actions: 0,
             weights: Weights::for_variant(id),
         }
@@ -100,7 +100,10 @@ impl<G: Game> Player<G> for SearchPlayer<G> {
         let mut tree = Tree::new(seat, legal);
         let started = Instant::now();
         let mut iterations = 0u64;
-        while self.limits.max_iterations.is_none_or(|cap| iterations < cap)
+        while self
+            .limits
+            .max_iterations
+            .is_none_or(|cap| iterations < cap)
             && started.elapsed() < self.limits.budget
         {
             tree.iterate(game, &self.settings, &mut self.rng);
@@ -259,9 +262,7 @@ impl<G: Game> Tree<G> {
             .filter(|e| e.seat == self.root_seat)
             .max_by(|a, b| {
                 let mean = |e: &Edge<G::Action>| e.reward / f64::from(e.visits.max(1));
-                a.visits
-                    .cmp(&b.visits)
-                    .then(mean(a).total_cmp(&mean(b)))
+                a.visits.cmp(&b.visits).then(mean(a).total_cmp(&mean(b)))
             });
         match best {
             Some(edge) => edge.action.clone(),

@@ -10,7 +10,9 @@ use std::time::Duration;
 
 use clap::Parser;
 use pitchmate_bots::arena::{Tally, play_match};
-use pitchmate_bots::{GreedyPlayer, Player, RandomPlayer, SearchLimits, SearchPlayer};
+use pitchmate_bots::{
+    GreedyPlayer, Player, RandomPlayer, SearchLimits, SearchPlayer, SearchSettings,
+};
 use pitchmate_rules::chessyball::Chessyball;
 use pitchmate_rules::gridiron::Gridiron;
 use pitchmate_rules::kings_goal::KingsGoal;
@@ -52,6 +54,12 @@ struct Args {
     /// Actions after which an unfinished match counts as a draw.
     #[arg(long, default_value_t = 100_000)]
     max_actions: usize,
+    /// Overrides the strong bot's UCT exploration constant (for tuning).
+    #[arg(long)]
+    exploration: Option<f64>,
+    /// Overrides the random actions the strong bot plays past its tree (for tuning).
+    #[arg(long)]
+    playout_actions: Option<usize>,
     /// Print one line per match as it ends.
     #[arg(long)]
     verbose: bool,
@@ -102,7 +110,11 @@ fn main() -> Result<(), String> {
                 100.0 * high,
                 tally.thinking.as_secs_f64() * 1000.0 / moves,
                 tally.iterations as f64 / moves,
-                if shown.is_empty() { "defaults".to_owned() } else { shown.join(",") },
+                if shown.is_empty() {
+                    "defaults".to_owned()
+                } else {
+                    shown.join(",")
+                },
                 if tally.unfinished > 0 {
                     format!(" ({} cut at the action cap)", tally.unfinished)
                 } else {
@@ -123,9 +135,19 @@ fn pairing<G: Game>(
     let mut rng = Rng::new(args.seed ^ 0xA7E7A);
     let limits = SearchLimits::per_move(Duration::from_millis(args.budget_ms));
     for index in 0..args.games {
-        let match_seed = args.seed.wrapping_mul(1_000_003).wrapping_add(u64::from(index));
+        let match_seed = args
+            .seed
+            .wrapping_mul(1_000_003)
+            .wrapping_add(u64::from(index));
         let player_seed = match_seed ^ 0x5EED;
-        let mut strong = SearchPlayer::<G>::new(limits, player_seed);
+        let mut settings = SearchSettings::for_variant(G::info().id);
+        if let Some(exploration) = args.exploration {
+            settings.exploration = exploration;
+        }
+        if let Some(actions) = args.playout_actions {
+            settings.playout_actions = actions;
+        }
+        let mut strong = SearchPlayer::<G>::with_settings(limits, settings, player_seed);
         let mut other: Box<dyn Player<G>> = match opponent {
             "random" => Box::new(RandomPlayer::seeded(player_seed + 1)),
             "greedy" => Box::new(GreedyPlayer::new::<G>(player_seed + 1)),
@@ -158,7 +180,10 @@ fn pairing<G: Game>(
 }
 
 /// The `--option`s given for `variant`, typed.
-fn variant_options(given: &[String], variant: &str) -> Result<BTreeMap<String, OptionValue>, String> {
+fn variant_options(
+    given: &[String],
+    variant: &str,
+) -> Result<BTreeMap<String, OptionValue>, String> {
     let mut options = BTreeMap::new();
     for option in given {
         let (for_variant, setting) = option

@@ -24,6 +24,8 @@ mod views;
 #[cfg(test)]
 mod refusal_tests;
 #[cfg(test)]
+mod sampling_tests;
+#[cfg(test)]
 mod secrecy_tests;
 #[cfg(test)]
 mod tests;
