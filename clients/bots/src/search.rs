@@ -52,6 +52,11 @@ pub struct SearchSettings {
     pub exploration: f64,
     /// Random actions played past the tree before the evaluation scores the state.
     pub playout_actions: usize,
+    /// Whether a node's children are all created and evaluated at its first visit (the best
+    /// one backed up), rather than one per visit: fewer iterations, but every level of the
+    /// tree starts from a full one-ply look, which pays where a turn is several actions from
+    /// a moderate list (Chessyball).
+    pub expand_whole_nodes: bool,
     pub weights: Weights,
 }
 
@@ -60,6 +65,7 @@ impl SearchSettings {
         Self {
             exploration: 0.2,
             playout_actions: 0,
+            expand_whole_nodes: id == "chessyball",
             weights: Weights::for_variant(id),
         }
     }
@@ -174,6 +180,12 @@ impl<G: Game> Tree<G> {
             };
             if self.nodes[node].untried.is_none() {
                 let mut actions = state.legal_actions(actor);
+                if settings.expand_whole_nodes {
+                    let best = self.expand_whole(node, &state, actor, actions, settings);
+                    let first_seat_result = if actor == Seat(0) { best } else { 1.0 - best };
+                    self.back_up(path, first_seat_result);
+                    return;
+                }
                 shuffle(&mut actions, rng);
                 self.nodes[node].untried = Some(actions);
             }
@@ -222,6 +234,47 @@ impl<G: Game> Tree<G> {
                 .expect("a listed legal action must apply");
         }
         let first_seat_result = evaluate(&state, Seat(0), &settings.weights);
+        self.back_up(path, first_seat_result);
+    }
+
+    /// Creates every child of `node` at once, each scored by the evaluation as if visited
+    /// once, and returns the best score for `actor`.
+    fn expand_whole(
+        &mut self,
+        node: usize,
+        state: &G,
+        actor: Seat,
+        actions: Vec<G::Action>,
+        settings: &SearchSettings,
+    ) -> f64 {
+        let mut best = 0.0f64;
+        for action in actions {
+            let mut next = state.clone();
+            if next.apply(actor, &action).is_err() {
+                continue;
+            }
+            let value = evaluate(&next, actor, &settings.weights);
+            best = best.max(value);
+            let child = self.nodes.len();
+            self.nodes.push(Node {
+                edges: Vec::new(),
+                untried: None,
+                visits: 1,
+            });
+            self.nodes[node].edges.push(Edge {
+                action,
+                seat: actor,
+                child,
+                visits: 1,
+                reward: value,
+            });
+        }
+        self.nodes[node].untried = Some(Vec::new());
+        best
+    }
+
+    /// Adds one iteration's result (for the first seat) along `path`.
+    fn back_up(&mut self, path: Vec<(usize, usize)>, first_seat_result: f64) {
         self.nodes[0].visits += 1;
         for (node, edge) in path {
             let edge = &mut self.nodes[node].edges[edge];

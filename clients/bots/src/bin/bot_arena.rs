@@ -60,6 +60,9 @@ struct Args {
     /// Overrides the random actions the strong bot plays past its tree (for tuning).
     #[arg(long)]
     playout_actions: Option<usize>,
+    /// Overrides whether the strong bot creates all children of a node at once (for tuning).
+    #[arg(long)]
+    expand_whole_nodes: Option<bool>,
     /// Print one line per match as it ends.
     #[arg(long)]
     verbose: bool,
@@ -143,6 +146,9 @@ fn pairing<G: Game>(
         let mut settings = SearchSettings::for_variant(G::info().id);
         if let Some(exploration) = args.exploration {
             settings.exploration = exploration;
+        }
+        if let Some(whole) = args.expand_whole_nodes {
+            settings.expand_whole_nodes = whole;
         }
         if let Some(actions) = args.playout_actions {
             settings.playout_actions = actions;
