@@ -55,7 +55,7 @@ pub struct SearchSettings {
     /// Whether a node's children are all created and evaluated at its first visit (the best
     /// one backed up), rather than one per visit: fewer iterations, but every level of the
     /// tree starts from a full one-ply look, which pays where a turn is several actions from
-    /// a moderate list (Chessyball).
+    /// a moderate list (Chessyball, XFutebol).
     pub expand_whole_nodes: bool,
     pub weights: Weights,
 }
@@ -65,7 +65,7 @@ impl SearchSettings {
         Self {
             exploration: 0.2,
             playout_actions: 0,
-            expand_whole_nodes: id == "chessyball",
+            expand_whole_nodes: matches!(id, "chessyball" | "xfutebol"),
             weights: Weights::for_variant(id),
         }
     }
