@@ -8,7 +8,7 @@ use thiserror::Error;
 
 use crate::board::BoardView;
 use crate::options::{OptionSpec, Options};
-use crate::rng::Seed;
+use crate::rng::{Rng, Seed};
 
 /// A seat at the table, `0..info().seats.len()`. Names live in [`VariantInfo::seats`].
 #[derive(
@@ -312,6 +312,22 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + Sized + 'static {
     /// Who may see that `seat` took `action`; hidden orders are private until revealed.
     fn action_visibility(&self, _seat: Seat, _action: &Self::Action) -> Visibility {
         Visibility::Public
+    }
+
+    /// Replaces the chance generator by a fast one seeded from `rng`, so that what follows no
+    /// longer depends on the match's seed (a search's samples, never a match, draw from it).
+    /// Games without chance keep the default, which does nothing.
+    fn reseed_chance(&mut self, _rng: &mut Rng) {}
+
+    /// A determinization for `seat`: a state consistent with everything `seat` sees (its board,
+    /// details and legal actions are those of `self`), with what `seat` cannot see drawn afresh
+    /// from `rng`. A searching bot plays on such samples so that it never uses what its seat
+    /// cannot know. The default reseeds the chance generator (the dice are not foreseen); a game
+    /// with hidden information overrides it to redraw the hidden part as well.
+    fn sampled_for(&self, _seat: Seat, rng: &mut Rng) -> Self {
+        let mut sample = self.clone();
+        sample.reseed_chance(rng);
+        sample
     }
 
     /// The action played for a seat that ran out of time.

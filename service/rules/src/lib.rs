@@ -17,6 +17,8 @@ pub mod kings_goal;
 pub mod options;
 pub mod playout;
 #[cfg(test)]
+mod position_checks;
+#[cfg(test)]
 mod refusal_checks;
 mod rivals;
 pub mod rng;

@@ -489,6 +489,10 @@ impl Game for Chessyball {
         Ok(action)
     }
 
+    fn reseed_chance(&mut self, rng: &mut Rng) {
+        self.rng = Rng::new(rng.next_u64());
+    }
+
     fn position(&self) -> String {
         notation::format_position(self)
     }

@@ -18,10 +18,13 @@ mod orders;
 mod refusals;
 pub mod roster;
 pub mod rules;
+mod sampling;
 mod views;
 
 #[cfg(test)]
 mod refusal_tests;
+#[cfg(test)]
+mod sampling_tests;
 #[cfg(test)]
 mod secrecy_tests;
 #[cfg(test)]
@@ -555,6 +558,14 @@ impl Game for Gridiron {
         let action = notation::parse_action(text)?;
         self.check(seat, &action)?;
         Ok(action)
+    }
+
+    fn reseed_chance(&mut self, rng: &mut Rng) {
+        self.rng = Rng::new(rng.next_u64());
+    }
+
+    fn sampled_for(&self, seat: Seat, rng: &mut Rng) -> Self {
+        self.sample_for(seat, rng)
     }
 
     fn position(&self) -> String {

@@ -613,6 +613,10 @@ impl Game for XFutebol {
         }
     }
 
+    fn reseed_chance(&mut self, rng: &mut Rng) {
+        self.rng = Rng::new(rng.next_u64());
+    }
+
     fn position(&self) -> String {
         self.write_position()
     }
