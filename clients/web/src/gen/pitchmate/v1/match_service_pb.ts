@@ -382,8 +382,10 @@ export type MatchView = Message<"pitchmate.v1.MatchView"> & {
   scores: SeatScore[];
 
   /**
-   * The whole state in the variant's position notation; empty in games with hidden
-   * information.
+   * The position in the variant's position notation, as a custom start position is written;
+   * empty in games with hidden information. Between turns it describes the board; it does not
+   * yet carry everything a match holds mid-turn or across games (a turn's actions left, set
+   * and game counters), so a client should not rebuild a match from it alone.
    *
    * @generated from field: string position = 6;
    */
