@@ -134,21 +134,13 @@ pub fn matches(page: &pb::ListMatchesResponse) -> String {
     text
 }
 
-/// A new match of `variant` with `options` given as `NAME=VALUE`: a number is an integer,
-/// `true`/`false` a flag, anything else text.
+/// A new match of `variant` with `options` given as `NAME=VALUE`.
 pub fn new_match(variant: &str, options: &[String]) -> Result<NewMatch, String> {
-    let mut new = NewMatch::variant(variant);
-    for option in options {
-        let (name, value) = option
-            .split_once('=')
-            .ok_or_else(|| format!("option {option:?} is not NAME=VALUE"))?;
-        new = match (value.parse::<i64>(), value.parse::<bool>()) {
-            (Ok(int), _) => new.int_option(name, int),
-            (_, Ok(flag)) => new.bool_option(name, flag),
-            _ => new.text_option(name, value),
-        };
-    }
-    Ok(new)
+    options
+        .iter()
+        .try_fold(NewMatch::variant(variant), |new, option| {
+            new.option_assignment(option)
+        })
 }
 
 /// Lists one page of matches, filtered.

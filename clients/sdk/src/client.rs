@@ -138,6 +138,19 @@ impl NewMatch {
         self.start_position = position.into();
         self
     }
+
+    /// An option as a command line gives it, `NAME=VALUE`: a number is an integer,
+    /// `true`/`false` a flag, anything else text. The error says what is wrong with it.
+    pub fn option_assignment(self, assignment: &str) -> Result<Self, String> {
+        let (name, value) = assignment
+            .split_once('=')
+            .ok_or_else(|| format!("option {assignment:?} is not NAME=VALUE"))?;
+        Ok(match (value.parse::<i64>(), value.parse::<bool>()) {
+            (Ok(int), _) => self.int_option(name, int),
+            (_, Ok(flag)) => self.bool_option(name, flag),
+            _ => self.text_option(name, value),
+        })
+    }
 }
 
 /// A seat taken in a match, with the secret that acting as it needs: the seat token JoinMatch
@@ -568,5 +581,37 @@ impl Client {
             requests,
             responses,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn option(new: &NewMatch, name: &str) -> Option<pb::option_value::Kind> {
+        new.options.get(name).and_then(|value| value.kind.clone())
+    }
+
+    #[test]
+    fn option_assignments_read_numbers_flags_and_text() {
+        let new = NewMatch::variant("gridiron")
+            .option_assignment("possessions_per_half=2")
+            .and_then(|new| new.option_assignment("golden_goal=true"))
+            .and_then(|new| new.option_assignment("style=open=wide"))
+            .unwrap();
+        use pb::option_value::Kind;
+        assert_eq!(
+            option(&new, "possessions_per_half"),
+            Some(Kind::IntValue(2))
+        );
+        assert_eq!(option(&new, "golden_goal"), Some(Kind::BoolValue(true)));
+        assert_eq!(
+            option(&new, "style"),
+            Some(Kind::StringValue("open=wide".into()))
+        );
+        let refused = NewMatch::variant("gridiron")
+            .option_assignment("possessions")
+            .unwrap_err();
+        assert!(refused.contains("NAME=VALUE"), "{refused}");
     }
 }

@@ -308,17 +308,9 @@ fn new_match(args: &Args) -> Result<NewMatch, String> {
     if let Some(seed) = args.match_seed {
         new = new.seed(seed);
     }
-    for option in &args.options {
-        let (name, value) = option
-            .split_once('=')
-            .ok_or_else(|| format!("option {option:?} is not NAME=VALUE"))?;
-        new = match (value.parse::<i64>(), value.parse::<bool>()) {
-            (Ok(int), _) => new.int_option(name, int),
-            (_, Ok(flag)) => new.bool_option(name, flag),
-            _ => new.text_option(name, value),
-        };
-    }
-    Ok(new)
+    args.options
+        .iter()
+        .try_fold(new, |new, option| new.option_assignment(option))
 }
 
 async fn print_events(mut stream: EventStream) {
