@@ -122,6 +122,10 @@ impl Ledger {
 }
 
 async fn health_of(server: &TestServer) -> ServingStatus {
+    health_of_service(server, "").await
+}
+
+async fn health_of_service(server: &TestServer, service: &str) -> ServingStatus {
     let channel = tonic::transport::Endpoint::from_shared(server.url())
         .expect("endpoint")
         .connect()
@@ -130,7 +134,7 @@ async fn health_of(server: &TestServer) -> ServingStatus {
     let mut health = HealthClient::new(channel);
     let answer = health
         .check(tonic_health::pb::HealthCheckRequest {
-            service: String::new(),
+            service: service.to_owned(),
         })
         .await
         .expect("health answers");
@@ -301,6 +305,11 @@ async fn health_follows_a_database_that_stops_answering_while_idle() {
 
     postgres.proxy.freeze();
     wait_for_health(&server, ServingStatus::NotServing).await;
+    assert_eq!(
+        health_of_service(&server, "liveness").await,
+        ServingStatus::Serving,
+        "the process is alive; only readiness follows the store"
+    );
 
     postgres.proxy.thaw();
     wait_for_health(&server, ServingStatus::Serving).await;

@@ -428,6 +428,10 @@ async fn serve_with(
         answering_sender,
         stopping.clone(),
     ));
+    // The process answers: nothing else makes this one NOT_SERVING (see LIVENESS).
+    health
+        .set_service_status(LIVENESS, tonic_health::ServingStatus::Serving)
+        .await;
     // Reported before serving, so the first check already has an answer.
     report_health(&health, &mut store_health, &mut answering, &serving_sender).await;
     tokio::spawn(async move {
@@ -506,6 +510,11 @@ async fn serve_with(
     tracing::info!("stopped: every accepted action is stored");
     Ok(())
 }
+
+/// A name in grpc.health.v1 that says SERVING for as long as the server answers at all, whatever
+/// the store does: for a liveness probe, which should restart a stuck process but not every
+/// replica while the database is down (readiness follows the store: the service `""`).
+pub const LIVENESS: &str = "liveness";
 
 /// Asks the store every `interval` whether it answers (see [`Store::check`]), giving each check
 /// as long again to answer, and tells `answering`. The store's writer notices a failure only
