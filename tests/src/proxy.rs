@@ -1,10 +1,14 @@
 //! A TCP proxy that a test can cut: it drops every connection through it and refuses new ones
-//! until restored, as a network failure or a restarting server would.
+//! until restored, as a network failure or a restarting server would. It can also freeze:
+//! connections stay open but no byte goes through until it thaws, as across a network
+//! partition that drops packets without resetting anything.
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
 use tokio::task::{AbortHandle, JoinHandle};
 
 /// Forwards connections on a loopback port to `upstream`.
@@ -13,6 +17,7 @@ pub struct CuttableProxy {
     upstream: SocketAddr,
     acceptor: Option<JoinHandle<()>>,
     connections: Arc<Mutex<Vec<AbortHandle>>>,
+    frozen: watch::Sender<bool>,
 }
 
 impl CuttableProxy {
@@ -27,6 +32,7 @@ impl CuttableProxy {
             upstream,
             acceptor: None,
             connections: Arc::default(),
+            frozen: watch::Sender::new(false),
         };
         proxy.accept_on(listener);
         proxy
@@ -52,6 +58,17 @@ impl CuttableProxy {
         live
     }
 
+    /// Stops every byte in both directions, on open connections and new ones, without closing
+    /// anything.
+    pub fn freeze(&self) {
+        self.frozen.send_replace(true);
+    }
+
+    /// Lets bytes through again, those held back first.
+    pub fn thaw(&self) {
+        self.frozen.send_replace(false);
+    }
+
     /// Listens on the same port again.
     pub async fn restore(&mut self) {
         assert!(self.acceptor.is_none(), "restore only after cut");
@@ -64,12 +81,13 @@ impl CuttableProxy {
     fn accept_on(&mut self, listener: TcpListener) {
         let upstream = self.upstream;
         let connections = Arc::clone(&self.connections);
+        let frozen = self.frozen.subscribe();
         self.acceptor = Some(tokio::spawn(async move {
             loop {
                 let Ok((client, _)) = listener.accept().await else {
                     continue;
                 };
-                let forwarding = tokio::spawn(forward(client, upstream));
+                let forwarding = tokio::spawn(forward(client, upstream, frozen.clone()));
                 let mut open = connections.lock().unwrap();
                 open.retain(|c| !c.is_finished());
                 open.push(forwarding.abort_handle());
@@ -89,14 +107,44 @@ impl Drop for CuttableProxy {
     }
 }
 
-/// Copies bytes both ways until either side closes or the task is aborted, which drops both
-/// sockets.
-async fn forward(mut client: TcpStream, upstream: SocketAddr) {
-    let Ok(mut server) = TcpStream::connect(upstream).await else {
+/// Copies bytes both ways, none while frozen, until either side closes or the task is aborted,
+/// which drops both sockets.
+async fn forward(client: TcpStream, upstream: SocketAddr, frozen: watch::Receiver<bool>) {
+    let mut gate = frozen.clone();
+    if gate.wait_for(|frozen| !frozen).await.is_err() {
+        return;
+    }
+    let Ok(server) = TcpStream::connect(upstream).await else {
         return;
     };
     // gRPC's small messages must not wait for Nagle's algorithm on either leg.
     let _ = client.set_nodelay(true);
     let _ = server.set_nodelay(true);
-    let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
+    let (client_read, client_write) = client.into_split();
+    let (server_read, server_write) = server.into_split();
+    tokio::select! {
+        () = pass(client_read, server_write, frozen.clone()) => {}
+        () = pass(server_read, client_write, frozen) => {}
+    }
+}
+
+/// Copies `from` to `to`, holding each chunk while frozen, until either side closes.
+async fn pass(
+    mut from: tokio::net::tcp::OwnedReadHalf,
+    mut to: tokio::net::tcp::OwnedWriteHalf,
+    mut frozen: watch::Receiver<bool>,
+) {
+    let mut buffer = vec![0; 16 * 1024];
+    loop {
+        let read = match from.read(&mut buffer).await {
+            Ok(0) | Err(_) => return,
+            Ok(read) => read,
+        };
+        if frozen.wait_for(|frozen| !frozen).await.is_err() {
+            return;
+        }
+        if to.write_all(&buffer[..read]).await.is_err() {
+            return;
+        }
+    }
 }

@@ -122,6 +122,10 @@ impl Ledger {
 }
 
 async fn health_of(server: &TestServer) -> ServingStatus {
+    health_of_service(server, "").await
+}
+
+async fn health_of_service(server: &TestServer, service: &str) -> ServingStatus {
     let channel = tonic::transport::Endpoint::from_shared(server.url())
         .expect("endpoint")
         .connect()
@@ -130,7 +134,7 @@ async fn health_of(server: &TestServer) -> ServingStatus {
     let mut health = HealthClient::new(channel);
     let answer = health
         .check(tonic_health::pb::HealthCheckRequest {
-            service: String::new(),
+            service: service.to_owned(),
         })
         .await
         .expect("health answers");
@@ -180,7 +184,8 @@ struct Postgres {
 }
 
 impl Postgres {
-    async fn start() -> Option<Self> {
+    /// `tag` tells apart the schemas of tests running at once.
+    async fn start(tag: &str) -> Option<Self> {
         let base = std::env::var("PITCHMATE_TEST_POSTGRES_URL")
             .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_owned());
         let config: tokio_postgres::Config = base.parse().expect("a PostgreSQL URL");
@@ -206,7 +211,7 @@ impl Postgres {
             .expect("resolve the PostgreSQL host")
             .next()
             .expect("an address");
-        let schema = format!("pitchmate_outage_{}", std::process::id());
+        let schema = format!("pitchmate_outage_{tag}_{}", std::process::id());
         admin
             .batch_execute(&format!(
                 "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
@@ -242,7 +247,7 @@ impl Postgres {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_server_rides_out_a_postgresql_restart() {
-    let Some(mut postgres) = Postgres::start().await else {
+    let Some(mut postgres) = Postgres::start("restart").await else {
         return;
     };
     let url = postgres.url.clone();
@@ -277,6 +282,39 @@ async fn the_server_rides_out_a_postgresql_restart() {
         .create_match(NewMatch::variant("kings-goal"))
         .await
         .expect("matches are created again");
+    server.stop().await;
+    postgres.drop_schema().await;
+}
+
+/// A database that stops answering without closing anything (packets dropped across a
+/// partition) while nothing is being written: the store's writer has nothing to fail on, so it
+/// is the server's periodic check of the store that turns health NOT_SERVING, and back once
+/// the database answers again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn health_follows_a_database_that_stops_answering_while_idle() {
+    let Some(postgres) = Postgres::start("silent").await else {
+        return;
+    };
+    let url = postgres.url.clone();
+    let server = TestServer::start_adjusted(|settings| {
+        settings.store.url = url;
+        settings.store.check_interval_secs = 1;
+    })
+    .await;
+    wait_for_health(&server, ServingStatus::Serving).await;
+
+    postgres.proxy.freeze();
+    wait_for_health(&server, ServingStatus::NotServing).await;
+    assert_eq!(
+        health_of_service(&server, "liveness").await,
+        ServingStatus::Serving,
+        "the process is alive; only readiness follows the store"
+    );
+
+    postgres.proxy.thaw();
+    wait_for_health(&server, ServingStatus::Serving).await;
+    let mut ledger = Ledger::start(server.client().await).await;
+    assert!(ledger.step().await.expect("the store writes again"));
     server.stop().await;
     postgres.drop_schema().await;
 }

@@ -288,12 +288,16 @@ impl MatchHandle {
         token: Option<String>,
         submission: Submission,
     ) -> Result<Submitted, ServiceError> {
-        self.call(|reply| Command::Submit {
-            token,
-            submission: Box::new(submission),
-            reply,
-        })
-        .await
+        let started = std::time::Instant::now();
+        let submitted = self
+            .call(|reply| Command::Submit {
+                token,
+                submission: Box::new(submission),
+                reply,
+            })
+            .await;
+        metrics::histogram!(crate::metrics::SUBMIT_SECONDS).record(started.elapsed());
+        submitted
     }
 
     /// Resigns, offers or accepts a draw, aborts or claims victory for the token's seat.
@@ -781,10 +785,23 @@ impl MatchActor {
                 let mark = self.referee.mark();
                 return match self.submit(token.as_deref(), *submission).await {
                     Ok((response, answer)) => {
-                        self.reply_after_commit(mark, answer, Ok(response), reply)
-                            .await
+                        let duplicate = response.duplicate;
+                        let stored = self
+                            .reply_after_commit(mark, answer, Ok(response), reply)
+                            .await;
+                        match (&stored, duplicate) {
+                            (Ok(()), false) => {
+                                metrics::counter!(crate::metrics::ACTIONS_ACCEPTED).increment(1);
+                            }
+                            (Ok(()), true) => {
+                                metrics::counter!(crate::metrics::ACTIONS_DUPLICATE).increment(1);
+                            }
+                            (Err(_), _) => refused("STORE_UNAVAILABLE"),
+                        }
+                        stored
                     }
                     Err(error) => {
+                        refused(error.reason());
                         let _ = reply.send(Err(error));
                         Ok(())
                     }
@@ -1033,6 +1050,11 @@ impl MatchActor {
             ended: self.referee.is_over(),
         })
     }
+}
+
+/// Counts an action refused with the stable `reason` its caller is given.
+fn refused(reason: &'static str) {
+    metrics::counter!(crate::metrics::ACTIONS_REFUSED, "reason" => reason).increment(1);
 }
 
 #[cfg(test)]

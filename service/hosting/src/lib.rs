@@ -22,6 +22,7 @@ pub mod event;
 pub mod feed;
 pub mod lifecycle;
 pub mod log;
+pub mod metrics;
 pub mod ordered;
 pub mod referee;
 #[cfg(test)]
@@ -194,6 +195,14 @@ impl MatchRegistry {
         ));
         tokio::spawn(bring_back(Arc::downgrade(&registry), unfinished));
         Ok(registry)
+    }
+
+    /// Matches an actor hosts in memory now (a walk over the index, for a metrics scrape).
+    pub fn live_count(&self) -> usize {
+        self.read_index()
+            .values()
+            .filter(|entry| matches!(entry, Entry::Live(handle) if !handle.is_stopped()))
+            .count()
     }
 
     pub fn games(&self) -> &GameRegistry {

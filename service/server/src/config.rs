@@ -69,6 +69,29 @@ pub struct Settings {
     pub store: StoreSettings,
     pub connections: ConnectionSettings,
     pub bots: BotSettings,
+    #[serde(default)]
+    pub metrics: MetricsSettings,
+    #[serde(default)]
+    pub tls: TlsSettings,
+}
+
+/// Prometheus metrics (see docs/deploy.md for the list).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MetricsSettings {
+    /// Where `GET /metrics` is served, on its own port apart from the gRPC one; unset: off.
+    pub listen: Option<SocketAddr>,
+}
+
+/// TLS on the gRPC port (and the web board on it): with both paths set, the port speaks TLS
+/// only; with neither, plain text.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TlsSettings {
+    /// The certificate chain, PEM, the server's own certificate first.
+    pub cert_path: Option<PathBuf>,
+    /// The certificate's private key, PEM (PKCS#8, PKCS#1 or SEC1).
+    pub key_path: Option<PathBuf>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -175,6 +198,9 @@ pub struct StoreSettings {
     /// Empty: SQLite in `pitchmate.db` under the data directory. `postgres://...`: that
     /// PostgreSQL database.
     pub url: String,
+    /// Seconds between the health service's checks that the store answers (a trivial read);
+    /// a store that does not answer within the same time turns health NOT_SERVING.
+    pub check_interval_secs: u64,
 }
 
 /// What a new bot is allowed until an operator changes it (UpdateBot).
@@ -227,6 +253,7 @@ impl Settings {
             .set_default("limits.auth_failures_per_second", 1)?
             .set_default("limits.auth_failure_burst", 20)?
             .set_default("store.url", "")?
+            .set_default("store.check_interval_secs", 5)?
             .set_default("connections.max_connections", 10_000)?
             .set_default("connections.max_streams_per_connection", 1_000)?
             .set_default("connections.handshake_timeout_secs", 10)?
@@ -276,6 +303,10 @@ impl Settings {
         let positive = [
             ("stream.live_capacity", self.stream.live_capacity),
             ("stream.heartbeat_secs", self.stream.heartbeat_secs as usize),
+            (
+                "store.check_interval_secs",
+                self.store.check_interval_secs as usize,
+            ),
             ("limits.match_commands", self.limits.match_commands),
             ("limits.watchers_per_match", self.limits.watchers_per_match),
             ("limits.max_request_bytes", self.limits.max_request_bytes),
@@ -506,6 +537,39 @@ mod tests {
     }
 
     #[test]
+    fn metrics_tls_and_the_store_check_are_off_or_default_unless_set() {
+        let defaults = Settings::from_layers(&Cli::default(), HashMap::new()).unwrap();
+        assert_eq!(
+            defaults.metrics.listen, None,
+            "no metrics port unless asked"
+        );
+        assert_eq!(
+            defaults.tls,
+            TlsSettings::default(),
+            "plain text unless asked"
+        );
+        assert_eq!(defaults.store.check_interval_secs, 5);
+
+        let environment = env(&[
+            ("PITCHMATE__METRICS__LISTEN", "127.0.0.1:9100"),
+            ("PITCHMATE__TLS__CERT_PATH", "/etc/tls/tls.crt"),
+            ("PITCHMATE__TLS__KEY_PATH", "/etc/tls/tls.key"),
+            ("PITCHMATE__STORE__CHECK_INTERVAL_SECS", "2"),
+        ]);
+        let set = Settings::from_layers(&Cli::default(), environment).unwrap();
+        assert_eq!(set.metrics.listen, Some("127.0.0.1:9100".parse().unwrap()));
+        assert_eq!(
+            set.tls.cert_path.as_deref(),
+            Some(std::path::Path::new("/etc/tls/tls.crt"))
+        );
+        assert_eq!(
+            set.tls.key_path.as_deref(),
+            Some(std::path::Path::new("/etc/tls/tls.key"))
+        );
+        assert_eq!(set.store.check_interval_secs, 2);
+    }
+
+    #[test]
     fn flags_parse_from_the_command_line() {
         use clap::Parser;
         let cli = Cli::try_parse_from([
@@ -551,6 +615,9 @@ mod tests {
             env(&[("PITCHMATE__CONNECTIONS__MAX_AGE_GRACE_SECS", "0")]),
             env(&[("PITCHMATE__CONNECTIONS__SHUTDOWN_TIMEOUT_SECS", "0")]),
             env(&[("PITCHMATE__CONNECTIONS__NO_SUCH_LIMIT", "1")]),
+            env(&[("PITCHMATE__STORE__CHECK_INTERVAL_SECS", "0")]),
+            env(&[("PITCHMATE__METRICS__LISTEN", "not an address")]),
+            env(&[("PITCHMATE__TLS__NO_SUCH_SETTING", "1")]),
         ] {
             assert!(
                 Settings::from_layers(&Cli::default(), environment.clone()).is_err(),

@@ -9,8 +9,10 @@
 pub mod api;
 pub mod config;
 pub mod error;
+pub mod metrics;
 pub mod server;
 pub mod telemetry;
+pub mod tls;
 pub mod transport;
 pub mod web;
 

@@ -4,8 +4,8 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use pitchmate_server::config::{Cli, Command, Settings};
-use pitchmate_server::server::{create_operator_key, recompute_ratings};
-use pitchmate_server::{serve, telemetry};
+use pitchmate_server::server::{ServerBuilder, create_operator_key, recompute_ratings};
+use pitchmate_server::telemetry;
 
 // Answers and events are many small buffers built and dropped per call; under load glibc's
 // allocator spent about a third of the server's CPU on them (see docs/benchmarks.md).
@@ -77,7 +77,17 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match serve(&settings, listener, shutdown_signal()).await {
+    let mut server = ServerBuilder::new(settings.clone());
+    if let Some(address) = settings.metrics.listen {
+        match tokio::net::TcpListener::bind(address).await {
+            Ok(listener) => server = server.metrics(listener),
+            Err(error) => {
+                tracing::error!(listen = %address, %error, "cannot listen for metrics (setting `metrics.listen`)");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    match server.serve(listener, shutdown_signal()).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             tracing::error!(%error, "server failed");

@@ -51,6 +51,8 @@ pub enum ServeError {
     Reflection(#[from] tonic_reflection::server::Error),
     #[error("{0}")]
     Accounts(#[from] pitchmate_leagues::LeagueError),
+    #[error("{0}")]
+    Tls(#[from] crate::tls::TlsError),
 }
 
 /// Serves the standard server (see [`ServerBuilder::serve`]) with `settings`.
@@ -107,6 +109,7 @@ pub struct ServerBuilder {
     store: Option<Store>,
     add_services: Vec<AddServices>,
     layers: Vec<Wrap>,
+    metrics: Option<TcpListener>,
 }
 
 impl ServerBuilder {
@@ -118,7 +121,14 @@ impl ServerBuilder {
             store: None,
             add_services: Vec::new(),
             layers: Vec::new(),
+            metrics: None,
         }
+    }
+
+    /// Serves `GET /metrics` on this listener (see [`crate::metrics`]).
+    pub fn metrics(mut self, listener: TcpListener) -> Self {
+        self.metrics = Some(listener);
+        self
     }
 
     /// Hosts these games instead of the standard five.
@@ -167,8 +177,11 @@ impl ServerBuilder {
             store,
             add_services,
             layers,
+            metrics,
         } = self;
         let settings = &settings;
+        // A bad certificate or key stops the server before anything else is opened.
+        let tls = crate::tls::acceptor(&settings.tls)?;
         let store = match store {
             Some(store) => store,
             None => open_store(settings).await?,
@@ -177,8 +190,12 @@ impl ServerBuilder {
             settings,
             games,
             store,
-            add_services,
-            layers,
+            Extras {
+                add_services,
+                layers,
+                metrics,
+                tls,
+            },
             listener,
             shutdown,
         )
@@ -225,15 +242,30 @@ async fn open_store(settings: &Settings) -> Result<Store, ServeError> {
     Ok(Store::open(&settings.store.url, &settings.data_dir).await?)
 }
 
+/// What the builder adds to the standard server.
+struct Extras {
+    add_services: Vec<AddServices>,
+    layers: Vec<Wrap>,
+    metrics: Option<TcpListener>,
+    tls: Option<tokio_rustls::TlsAcceptor>,
+}
+
 async fn serve_with(
     settings: &Settings,
     games: GameRegistry,
     store: Store,
-    add_services: Vec<AddServices>,
-    layers: Vec<Wrap>,
+    extras: Extras,
     listener: TcpListener,
     shutdown: impl Future<Output = ()> + Send,
 ) -> Result<(), ServeError> {
+    let Extras {
+        add_services,
+        layers,
+        metrics,
+        tls,
+    } = extras;
+    // Installed before the matches come back, so nothing they do goes uncounted.
+    let metrics = metrics.map(|listener| (listener, crate::metrics::recorder()));
     let limits = &settings.limits;
     let registry = MatchRegistry::open(
         games,
@@ -388,12 +420,28 @@ async fn serve_with(
 
     let (health, health_service) = tonic_health::server::health_reporter();
     let mut store_health = store.health();
+    let (answering_sender, mut answering) = watch::channel(true);
+    let (serving_sender, serving) = watch::channel(true);
+    tokio::spawn(check_store(
+        store.clone(),
+        Duration::from_secs(settings.store.check_interval_secs),
+        answering_sender,
+        stopping.clone(),
+    ));
+    // The process answers: nothing else makes this one NOT_SERVING (see LIVENESS).
+    health
+        .set_service_status(LIVENESS, tonic_health::ServingStatus::Serving)
+        .await;
     // Reported before serving, so the first check already has an answer.
-    report_health(&health, &mut store_health).await;
+    report_health(&health, &mut store_health, &mut answering, &serving_sender).await;
     tokio::spawn(async move {
-        // Until the store is closed: the server is stopping.
-        while store_health.changed().await.is_ok() {
-            report_health(&health, &mut store_health).await;
+        // Until the store is closed or the checks stop: the server is stopping.
+        loop {
+            tokio::select! {
+                changed = store_health.changed() => if changed.is_err() { return },
+                changed = answering.changed() => if changed.is_err() { return },
+            }
+            report_health(&health, &mut store_health, &mut answering, &serving_sender).await;
         }
     });
 
@@ -406,8 +454,21 @@ async fn serve_with(
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
         .build_v1alpha()?;
 
+    if let Some((listener, handle)) = metrics {
+        let exposition = crate::metrics::Exposition {
+            handle,
+            registry: Arc::clone(&hosted.registry),
+            store: store.clone(),
+            serving: serving.clone(),
+        };
+        tokio::spawn(crate::metrics::serve(
+            listener,
+            exposition,
+            stopping.clone(),
+        ));
+    }
     let address = listener.local_addr().ok();
-    tracing::info!(?address, data_dir = %settings.data_dir.display(), "serving");
+    tracing::info!(?address, tls = tls.is_some(), data_dir = %settings.data_dir.display(), "serving");
     let shutdown = async move {
         shutdown.await;
         tracing::info!("shutting down: closing streams, finishing in-flight calls");
@@ -439,6 +500,7 @@ async fn serve_with(
     }
     transport::serve(
         listener,
+        tls,
         service,
         transport::Limits::from(&settings.connections),
         shutdown,
@@ -449,16 +511,62 @@ async fn serve_with(
     Ok(())
 }
 
+/// A name in grpc.health.v1 that says SERVING for as long as the server answers at all, whatever
+/// the store does: for a liveness probe, which should restart a stuck process but not every
+/// replica while the database is down (readiness follows the store: the service `""`).
+pub const LIVENESS: &str = "liveness";
+
+/// Asks the store every `interval` whether it answers (see [`Store::check`]), giving each check
+/// as long again to answer, and tells `answering`. The store's writer notices a failure only
+/// when a write fails or its connection drops; this notices a database that went away while
+/// nothing was written, or that stopped answering without closing the connection.
+async fn check_store(
+    store: Store,
+    interval: Duration,
+    answering: watch::Sender<bool>,
+    mut stopping: watch::Receiver<bool>,
+) {
+    loop {
+        tokio::select! {
+            () = tokio::time::sleep(interval) => {}
+            _ = stopping.wait_for(|stopping| *stopping) => return,
+        }
+        let answered = match tokio::time::timeout(interval, store.check()).await {
+            Ok(Ok(())) => true,
+            Ok(Err(error)) => {
+                tracing::warn!(%error, "the store does not answer its health check");
+                false
+            }
+            Err(_) => {
+                tracing::warn!(
+                    timeout_secs = interval.as_secs(),
+                    "the store did not answer its health check in time \
+                     (setting `store.check_interval_secs`)"
+                );
+                false
+            }
+        };
+        answering.send_if_modified(|now| std::mem::replace(now, answered) != answered);
+    }
+}
+
 /// Puts the health service in step with the store: every service is SERVING while the store
-/// writes and NOT_SERVING while it cannot (calls then fail fast with STORE_UNAVAILABLE), so a
-/// load balancer or orchestrator stops sending traffic until the store is back.
+/// writes and answers its checks, NOT_SERVING otherwise (writes then fail fast with
+/// STORE_UNAVAILABLE), so a load balancer or orchestrator stops sending traffic until the store
+/// is back.
 async fn report_health(
     health: &tonic_health::server::HealthReporter,
     store: &mut watch::Receiver<StoreHealth>,
+    answering: &mut watch::Receiver<bool>,
+    serving: &watch::Sender<bool>,
 ) {
-    let status = match &*store.borrow_and_update() {
-        StoreHealth::Writable => tonic_health::ServingStatus::Serving,
-        StoreHealth::Unwritable(_) => tonic_health::ServingStatus::NotServing,
+    let writable = matches!(&*store.borrow_and_update(), StoreHealth::Writable);
+    let up = writable && *answering.borrow_and_update();
+    serving.send_replace(up);
+    let status = if up {
+        tonic_health::ServingStatus::Serving
+    } else {
+        tonic_health::ServingStatus::NotServing
     };
     for service in [
         "",

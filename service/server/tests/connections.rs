@@ -450,6 +450,7 @@ async fn requests_carry_the_client_address() {
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let serving = tokio::spawn(pitchmate_server::transport::serve(
         listener,
+        None,
         routes,
         pitchmate_server::transport::Limits::from(&test_settings().connections),
         async {

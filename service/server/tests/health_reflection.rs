@@ -17,6 +17,8 @@ async fn health_reports_serving_for_the_server_and_each_service() {
         "pitchmate.v1.MatchService",
         "pitchmate.v1.VariantService",
         "pitchmate.v1.ServerService",
+        // For liveness probes: SERVING while the process answers, whatever the store does.
+        "liveness",
     ] {
         let response = health
             .check(HealthCheckRequest {

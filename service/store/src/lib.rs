@@ -30,6 +30,7 @@
 mod accounts;
 mod league;
 mod matchmaking;
+pub mod metrics;
 mod packed;
 mod postgres;
 mod ratings;
@@ -328,6 +329,13 @@ impl Backend {
         }
     }
 
+    async fn count_by_status(&self) -> Result<Vec<(i32, u64)>, StoreError> {
+        match self {
+            Self::Sqlite(store) => store.count_by_status().await,
+            Self::Postgres(store) => store.count_by_status().await,
+        }
+    }
+
     async fn with_status(&self, statuses: &[i32]) -> Result<Vec<String>, StoreError> {
         match self {
             Self::Sqlite(store) => store.with_status(statuses.to_vec()).await,
@@ -556,6 +564,21 @@ impl Store {
     /// The ids of the matches with one of these statuses, by status, then in creation order.
     pub async fn with_status(&self, statuses: &[i32]) -> Result<Vec<String>, StoreError> {
         self.backend.with_status(statuses).await
+    }
+
+    /// Whether the database answers a trivial read now: for PostgreSQL a round trip on the
+    /// readers' connection (reconnecting if it was lost); for SQLite a read of the embedded file,
+    /// which fails only if the file itself cannot be read.
+    pub async fn check(&self) -> Result<(), StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(store) => store.check().await,
+            Backend::Postgres(store) => store.check().await,
+        }
+    }
+
+    /// How many matches are stored with each status, for the statuses any match has.
+    pub async fn count_by_status(&self) -> Result<Vec<(i32, u64)>, StoreError> {
+        self.backend.count_by_status().await
     }
 
     /// Everything stored about a match, `None` when there is no such match.
@@ -1081,7 +1104,10 @@ async fn write_loop(
                 .iter_mut()
                 .flat_map(|write| write.lifecycle_mut().iter().cloned())
                 .collect();
+            let started = std::time::Instant::now();
             let result = backend.commit(batch).await;
+            ::metrics::histogram!(metrics::COMMIT_SECONDS).record(started.elapsed());
+            ::metrics::histogram!(metrics::COMMIT_WRITES).record(waiting.len() as f64);
             match &result {
                 Ok(()) => feed.publish(committed),
                 Err(error) => {

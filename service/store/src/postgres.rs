@@ -745,6 +745,29 @@ impl PostgresStore {
             .await
     }
 
+    pub async fn check(&self) -> Result<(), StoreError> {
+        self.reader
+            .read(|client| async move {
+                client.simple_query("SELECT 1").await?;
+                Ok(())
+            })
+            .await
+    }
+
+    pub async fn count_by_status(&self) -> Result<Vec<(i32, u64)>, StoreError> {
+        self.reader
+            .read(|client| async move {
+                let rows = client
+                    .query("SELECT status, count(*) FROM matches GROUP BY status", &[])
+                    .await?;
+                Ok(rows
+                    .iter()
+                    .map(|r| (r.get(0), r.get::<_, i64>(1).max(0) as u64))
+                    .collect())
+            })
+            .await
+    }
+
     pub async fn with_status(&self, statuses: &[i32]) -> Result<Vec<String>, StoreError> {
         let statuses = statuses.to_vec();
         self.reader

@@ -533,6 +533,26 @@ impl SqliteStore {
         .await
     }
 
+    pub async fn check(&self) -> Result<(), StoreError> {
+        blocking(&self.reader, |connection| {
+            connection.query_row("SELECT count(*) FROM schema_version", [], |_| Ok(()))?;
+            Ok(())
+        })
+        .await
+    }
+
+    pub async fn count_by_status(&self) -> Result<Vec<(i32, u64)>, StoreError> {
+        blocking(&self.reader, |connection| {
+            let mut statement = connection
+                .prepare_cached("SELECT status, count(*) FROM matches GROUP BY status")?;
+            let rows = statement.query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)?)))?;
+            Ok(rows
+                .map(|row| row.map(|(status, count)| (status, count.max(0) as u64)))
+                .collect::<Result<Vec<_>, _>>()?)
+        })
+        .await
+    }
+
     pub async fn with_status(&self, statuses: Vec<i32>) -> Result<Vec<String>, StoreError> {
         blocking(&self.reader, move |connection| {
             let mut statement = connection.prepare_cached(

@@ -766,6 +766,10 @@ where
         ]
     );
     assert!(store.with_status(&[4]).await.unwrap().is_empty());
+    let mut counts = store.count_by_status().await.unwrap();
+    counts.sort_unstable();
+    assert_eq!(counts, [(1, 6), (2, 6)], "only statuses some match has");
+    store.check().await.expect("the store answers its check");
     store.close().await.unwrap();
 }
 

@@ -80,7 +80,9 @@ impl pb::inbox_service_server::InboxService for InboxApi {
                     .map(event_to_proto)
                     .map_err(|error| to_status(error.into()))
             });
-            Ok(Response::new(Box::pin(responses) as Self::WatchInboxStream))
+            Ok(Response::new(
+                Box::pin(crate::metrics::counted("inbox", responses)) as Self::WatchInboxStream,
+            ))
         })
         .await
     }

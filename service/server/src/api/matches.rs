@@ -27,6 +27,7 @@ use crate::hosting::feed::{FeedFilter, follow};
 use crate::hosting::slots::{Slot, Slots};
 use crate::hosting::status::MatchStatus;
 use crate::hosting::{MatchFilter, MatchHandle, MatchRegistry, NewMatch, SeatCall, Submission};
+use crate::metrics;
 use pitchmate_leagues::{Bot, key};
 
 /// The longest player name accepted, in characters.
@@ -758,6 +759,7 @@ impl pb::match_service_server::MatchService for MatchApi {
                         .to_owned(),
                 ));
             }
+            let kind = if token.is_some() { "seat_events" } else { "watch" };
             let (handle, subscription) = self
                 .subscribe(
                     client,
@@ -774,9 +776,10 @@ impl pb::match_service_server::MatchService for MatchApi {
                 request.include_legal_actions.then_some(prompt_detail),
                 slot,
             );
-            Ok(Response::new(Box::pin(
+            Ok(Response::new(Box::pin(metrics::counted(
+                kind,
                 events.map(|item| item.map_err(to_status)),
-            ) as Self::StreamMatchEventsStream))
+            )) as Self::StreamMatchEventsStream))
         })
         .await
     }
@@ -817,9 +820,10 @@ impl pb::match_service_server::MatchService for MatchApi {
                 self.heartbeat,
                 self.stopping.clone(),
             );
-            Ok(Response::new(Box::pin(
+            Ok(Response::new(Box::pin(metrics::counted(
+                "lifecycle",
                 feed.map(|item| item.map(super::lifecycle::item_to_proto).map_err(to_status)),
-            ) as Self::StreamLifecycleStream))
+            )) as Self::StreamLifecycleStream))
         })
         .await
     }
@@ -896,10 +900,10 @@ impl pb::match_service_server::MatchService for MatchApi {
                 player,
                 slot,
             );
-            Ok(Response::new(
-                Box::pin(stream.map(|item| item.map_err(PlayFailure::into_status)))
-                    as Self::PlayStream,
-            ))
+            Ok(Response::new(Box::pin(metrics::counted(
+                "play",
+                stream.map(|item| item.map_err(PlayFailure::into_status)),
+            )) as Self::PlayStream))
         })
         .await
     }

@@ -12,9 +12,11 @@ use hyper::body::Incoming;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
 use hyper_util::service::TowerToHyperService;
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 use tokio::sync::{OwnedSemaphorePermit, watch};
 use tokio::time::Instant;
+use tokio_rustls::TlsAcceptor;
 use tonic::body::Body;
 use tonic::codegen::Service;
 use tonic::codegen::http::{Request, Response};
@@ -44,11 +46,13 @@ pub fn http_builder(limits: &Limits) -> auto::Builder<TokioExecutor> {
     builder
 }
 
-/// Serves `stream` until it closes or a limit or the shutdown ends it. `slot` is its place
-/// under the connection cap, given back when this returns.
+/// Serves `stream` (over TLS when `tls` is given) until it closes or a limit or the shutdown
+/// ends it. `slot` is its place under the connection cap, given back when this returns.
+#[allow(clippy::too_many_arguments)]
 pub async fn serve<S>(
-    mut stream: TcpStream,
+    stream: TcpStream,
     peer: SocketAddr,
+    tls: Option<TlsAcceptor>,
     service: S,
     http: Arc<auto::Builder<TokioExecutor>>,
     limits: Arc<Limits>,
@@ -62,6 +66,51 @@ pub async fn serve<S>(
     S::Future: Send + 'static,
 {
     let _slot = slot;
+    let info = TcpConnectInfo {
+        local_addr: stream.local_addr().ok(),
+        remote_addr: Some(peer),
+    };
+    let Some(acceptor) = tls else {
+        return serve_http(stream, info, service, http, limits, phase).await;
+    };
+    // The TLS handshake gets the handshake timeout, and so does the HTTP one inside it.
+    let accepted = tokio::select! {
+        accepted = tokio::time::timeout(limits.handshake_timeout, acceptor.accept(stream)) => accepted,
+        () = reached(&mut phase, Phase::Draining) => {
+            tracing::debug!(%peer, "connection closed by the shutdown during its TLS handshake");
+            return;
+        }
+    };
+    match accepted {
+        Ok(Ok(stream)) => serve_http(stream, info, service, http, limits, phase).await,
+        Ok(Err(error)) => tracing::debug!(%peer, %error, "connection closed: TLS handshake failed"),
+        Err(_) => tracing::debug!(
+            %peer,
+            timeout_secs = limits.handshake_timeout.as_secs(),
+            "connection cut by the handshake timeout during TLS"
+        ),
+    }
+}
+
+/// Serves HTTP on `stream`, plain or already through TLS.
+async fn serve_http<S, Io>(
+    mut stream: Io,
+    info: TcpConnectInfo,
+    service: S,
+    http: Arc<auto::Builder<TokioExecutor>>,
+    limits: Arc<Limits>,
+    mut phase: watch::Receiver<Phase>,
+) where
+    S: Service<Request<Incoming>, Response = Response<Body>, Error = Infallible>
+        + Clone
+        + Send
+        + 'static,
+    S::Future: Send + 'static,
+    Io: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    let peer = info
+        .remote_addr
+        .unwrap_or_else(|| SocketAddr::from(([0, 0, 0, 0], 0)));
     let handshake = tokio::select! {
         read = tokio::time::timeout(limits.handshake_timeout, handshake::read(&mut stream)) => read,
         () = reached(&mut phase, Phase::Draining) => {
@@ -85,10 +134,6 @@ pub async fn serve<S>(
         }
     };
 
-    let info = TcpConnectInfo {
-        local_addr: stream.local_addr().ok(),
-        remote_addr: Some(peer),
-    };
     let activity = Activity::new();
     let service = WithConnectInfo {
         inner: Tracked::new(

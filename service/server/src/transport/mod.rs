@@ -10,7 +10,8 @@
 //! - `accept`: the accept loop, the connection cap, backoff on accept errors;
 //! - `handshake`: the preface and first SETTINGS (or an HTTP/1.1 request's first bytes), read
 //!   under the handshake timeout;
-//! - `connection`: one connection's life: HTTP/2 settings, idle and age limits, shutdown;
+//! - `connection`: one connection's life: TLS when configured (see `crate::tls`), HTTP/2
+//!   settings, idle and age limits, shutdown;
 //! - `activity`: the calls open on a connection, which say whether it is idle;
 //! - `call_timeout`: the time a call has to start answering.
 
@@ -28,6 +29,7 @@ use std::time::Duration;
 use hyper::body::Incoming;
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
+use tokio_rustls::TlsAcceptor;
 use tonic::body::Body;
 use tonic::codegen::Service;
 use tonic::codegen::http::{Request, Response};
@@ -80,11 +82,12 @@ pub enum Phase {
 /// bug makes this run out.
 const CUT_WAIT: Duration = Duration::from_secs(1);
 
-/// Serves `service` on every connection `listener` accepts, under `limits`, until `shutdown`
-/// resolves. Then stops accepting (the listener is closed), sends every connection GOAWAY,
+/// Serves `service` on every connection `listener` accepts (over TLS only, when `tls` is
+/// given), under `limits`, until `shutdown` resolves. Then stops accepting (the listener is closed), sends every connection GOAWAY,
 /// waits up to `limits.shutdown_timeout` for them to finish, and cuts the rest.
 pub async fn serve<S>(
     listener: TcpListener,
+    tls: Option<TlsAcceptor>,
     service: S,
     limits: Limits,
     shutdown: impl Future<Output = ()>,
@@ -104,6 +107,7 @@ pub async fn serve<S>(
         tokio::spawn(connection::serve(
             stream,
             peer,
+            tls.clone(),
             service.clone(),
             Arc::clone(&http),
             Arc::clone(&limits),
