@@ -9,6 +9,17 @@
 
 use std::process::ExitCode;
 
+/// Prints a line of output; a reader that went away (`random-bot --both | head`) ends the bot
+/// quietly, as a closed pipe ends other tools, instead of a panic.
+macro_rules! say {
+    ($($line:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stdout(), $($line)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
 use clap::Parser;
 use pitchmate_client::pb::match_event::Kind;
 use pitchmate_client::pb::stream_match_events_response::Item;
@@ -124,9 +135,10 @@ async fn run(args: Args) -> Result<(), String> {
         None => {
             let new = new_match(&args)?;
             let created = client.create_match(new).await.map_err(|e| e.to_string())?;
-            println!(
+            say!(
                 "match {} ({}) created",
-                created.match_id, created.variant_id
+                created.match_id,
+                created.variant_id
             );
             created.match_id
         }
@@ -171,7 +183,7 @@ async fn run(args: Args) -> Result<(), String> {
             }
         }
         .map_err(|e| e.to_string())?;
-        println!("playing seat {} of match {match_id}", seat.seat);
+        say!("playing seat {} of match {match_id}", seat.seat);
         play_seat(client.clone(), seat, args.seed).await?
     };
 
@@ -179,7 +191,7 @@ async fn run(args: Args) -> Result<(), String> {
         // The spectator stream closes after the match-ended event: let it finish printing.
         let _ = printer.await;
     }
-    println!("{}", describe_result(&result));
+    say!("{}", describe_result(&result));
     Ok(())
 }
 
@@ -235,9 +247,10 @@ async fn tournament(
         .into_inner()
         .entry
         .unwrap_or_default();
-    println!(
+    say!(
         "entered tournament {tournament_id} as {} (rating {})",
-        entry.bot_name, entry.rating
+        entry.bot_name,
+        entry.rating
     );
     let options = LeagueOptions {
         stop_after_tournaments: Some(1),
@@ -246,9 +259,12 @@ async fn tournament(
     };
     let report = play_assigned(client, key, options, seed).await?;
     for over in &report.tournaments {
-        println!(
+        say!(
             "tournament {} over ({}): rank {}, {} points",
-            over.tournament_id, over.end_reason, over.rank, over.points
+            over.tournament_id,
+            over.end_reason,
+            over.rank,
+            over.points
         );
     }
     Ok(())
@@ -270,9 +286,12 @@ async fn play_assigned(
         } else {
             format!(", round {}", assigned.round)
         };
-        println!(
+        say!(
             "assigned match {} ({}, seat {}{round}) against {}",
-            assigned.match_id, assigned.variant_id, assigned.seat, assigned.opponent_name
+            assigned.match_id,
+            assigned.variant_id,
+            assigned.seat,
+            assigned.opponent_name
         );
         Box::new(RandomChoice::seeded(seed.wrapping_add(n)))
     });
@@ -289,7 +308,7 @@ async fn play_assigned(
             .and_then(|c| Some((c.before.as_ref()?.rating, c.after.as_ref()?.rating)))
             .map(|(before, after)| format!(", rating {before:.0} -> {after:.0}"))
             .unwrap_or_default();
-        println!("match {} {outcome}{rating}", finished.match_id);
+        say!("match {} {outcome}{rating}", finished.match_id);
     }
     for (match_id, error) in &report.failed {
         eprintln!("match {match_id} was not played to its end: {error}");
@@ -319,16 +338,18 @@ async fn print_events(mut stream: EventStream) {
             continue;
         };
         match event.kind {
-            Some(Kind::SeatJoined(joined)) => println!(
+            Some(Kind::SeatJoined(joined)) => say!(
                 "{:>5}  {} joins as {}",
-                event.seq, joined.player_name, joined.seat
+                event.seq,
+                joined.player_name,
+                joined.seat
             ),
             Some(Kind::ActionTaken(taken)) => {
-                println!("{:>5}  {:<7} {}", event.seq, taken.seat, taken.notation)
+                say!("{:>5}  {:<7} {}", event.seq, taken.seat, taken.notation)
             }
             Some(Kind::GameEvent(game)) => {
                 if let Some(line) = describe_game_event(&game) {
-                    println!("{:>5}  {line}", event.seq);
+                    say!("{:>5}  {line}", event.seq);
                 }
             }
             Some(Kind::MatchEnded(_)) => return,
