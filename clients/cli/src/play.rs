@@ -176,6 +176,13 @@ fn parse_entry(entry: &str, legal: &[pb::LegalAction]) -> Entry {
     }
 }
 
+/// Waits for `future` inside the play loop's (synchronous) choice without holding up the
+/// runtime's other tasks.
+fn wait<T>(future: impl Future<Output = T>) -> T {
+    let handle = tokio::runtime::Handle::current();
+    tokio::task::block_in_place(|| handle.block_on(future))
+}
+
 /// The answer to a prompt of a match that has ended: the server refuses it as stale, which the
 /// play loop drops, and the stream brings the end.
 fn over(legal: &[pb::LegalAction]) -> Choice {
@@ -185,27 +192,22 @@ fn over(legal: &[pb::LegalAction]) -> Choice {
 impl Person {
     /// The person's next entry; the end of input leaves.
     fn next_entry(&mut self, legal: &[pb::LegalAction]) -> Entry {
-        let handle = tokio::runtime::Handle::current();
-        // The play loop runs on the runtime: waiting for the keyboard must not hold up its
-        // other tasks.
-        tokio::task::block_in_place(|| {
-            handle.block_on(async {
-                loop {
-                    tokio::select! {
-                        line = self.lines.recv() => {
-                            return match line {
-                                Some(line) => parse_entry(line.trim(), legal),
-                                None => Entry::Leave,
-                            };
-                        }
-                        () = tokio::time::sleep(END_POLL) => {
-                            if self.match_is_over().await {
-                                return Entry::Ended;
-                            }
+        wait(async {
+            loop {
+                tokio::select! {
+                    line = self.lines.recv() => {
+                        return match line {
+                            Some(line) => parse_entry(line.trim(), legal),
+                            None => Entry::Leave,
+                        };
+                    }
+                    () = tokio::time::sleep(END_POLL) => {
+                        if self.match_is_over().await {
+                            return Entry::Ended;
                         }
                     }
                 }
-            })
+            }
         })
     }
 
@@ -226,21 +228,17 @@ impl Person {
         })
     }
 
-    /// Runs one of the client's seat calls from inside the play loop's (synchronous) choice.
+    /// Runs one of the client's seat calls from inside the play loop's choice.
     fn call<F>(&self, call: F) -> Result<(), ClientError>
     where
         F: AsyncFnOnce(&Client, &SeatHandle) -> Result<pb::Match, ClientError>,
     {
-        let handle = tokio::runtime::Handle::current();
-        tokio::task::block_in_place(|| handle.block_on(call(&self.client, &self.seat))).map(|_| ())
+        wait(call(&self.client, &self.seat)).map(|_| ())
     }
 
     /// Accepts the opponent's standing draw offer, or offers one; what happened, in words.
     fn draw(&self) -> String {
-        let handle = tokio::runtime::Handle::current();
-        let summary = tokio::task::block_in_place(|| {
-            handle.block_on(self.client.get_match(&self.seat.match_id, Some(&self.seat)))
-        });
+        let summary = wait(self.client.get_match(&self.seat.match_id, Some(&self.seat)));
         let offered_by = match summary {
             Ok(got) => got.r#match.map(|m| m.draw_offered_by).unwrap_or_default(),
             Err(error) => return format!("could not read the match: {error}"),

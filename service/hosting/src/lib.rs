@@ -654,8 +654,8 @@ fn rebuild(
     actor::restore(stored, game, actors)
 }
 
-/// A fresh game as a stored match's setup says.
-fn start_game(games: &GameRegistry, setup: &MatchSetup) -> Result<Box<dyn HostedGame>, String> {
+/// A fresh game as a match's setup says: what re-playing a match's log starts from.
+pub fn start_game(games: &GameRegistry, setup: &MatchSetup) -> Result<Box<dyn HostedGame>, String> {
     games
         .start(
             &setup.variant_id,

@@ -7,8 +7,8 @@ use pitchmate_rules::{Seat, Viewer};
 
 use crate::error::ServiceError;
 use crate::games::{ActionChoice, GameRegistry};
-use crate::hosting::Replay;
 use crate::hosting::status::MatchStatus;
+use crate::hosting::{Replay, start_game};
 
 /// The view of `replay` after its event `seq` (0: the start), as `seat` saw it (empty: as a
 /// spectator did). Only a finished match's replay has every event and its seed.
@@ -33,14 +33,7 @@ pub fn replay_view(
         match_id: setup.match_id.clone(),
         detail,
     };
-    let mut game = games
-        .start(
-            &setup.variant_id,
-            &setup.options,
-            setup.chance.seed,
-            setup.start_position.clone(),
-        )
-        .map_err(|e| rebuild_failed(e.to_string()))?;
+    let mut game = start_game(games, setup).map_err(rebuild_failed)?;
     let seats = game.info().seats.clone();
     let viewer = if seat.is_empty() {
         Viewer::Spectator
