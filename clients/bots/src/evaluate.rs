@@ -62,9 +62,11 @@ pub fn evaluate<G: Game>(game: &G, seat: Seat, weights: &Weights) -> f64 {
     let own = f64::from(scores.get(seat.index()).copied().unwrap_or(0));
     let other = f64::from(scores.get(seat.opponent().index()).copied().unwrap_or(0));
     let board = game.board(Viewer::Seat(seat));
+    // Found once: every leaf of the search comes here.
+    let ball = ball_square(&board);
     let lead = (own - other) / weights.goal_points
-        + weights.ball_progress * ball_progress(&board, seat)
-        + weights.ball_nearness * ball_nearness(&board, seat)
+        + weights.ball_progress * ball.map_or(0.0, |ball| ball_progress(&board, ball, seat))
+        + weights.ball_nearness * ball.map_or(0.0, |ball| ball_nearness(&board, ball, seat))
         + weights.material * material(&board, seat);
     1.0 / (1.0 + (-weights.steepness * lead).exp())
 }
@@ -96,11 +98,8 @@ fn ball_square(board: &BoardView) -> Option<(f64, f64)> {
     })
 }
 
-/// In `-1..=1`: 1 with the ball on the goal `seat` attacks, -1 on the one it defends.
-fn ball_progress(board: &BoardView, seat: Seat) -> f64 {
-    let Some(ball) = ball_square(board) else {
-        return 0.0;
-    };
+/// In `-1..=1`: 1 with the ball (at `ball`) on the goal `seat` attacks, -1 on the one it defends.
+fn ball_progress(board: &BoardView, ball: (f64, f64), seat: Seat) -> f64 {
     let distance_to_goal_of = |owner: Seat| {
         board
             .zones
@@ -120,10 +119,7 @@ fn ball_progress(board: &BoardView, seat: Seat) -> f64 {
 }
 
 /// In `-1..=1`: positive when `seat`'s nearest piece is nearer the ball than the other side's.
-fn ball_nearness(board: &BoardView, seat: Seat) -> f64 {
-    let Some(ball) = ball_square(board) else {
-        return 0.0;
-    };
+fn ball_nearness(board: &BoardView, ball: (f64, f64), seat: Seat) -> f64 {
     let nearest = |owner: Seat| {
         board
             .pieces
