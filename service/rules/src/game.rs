@@ -303,6 +303,14 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + Sized + 'static {
     /// The whole current state in the variant's position notation.
     fn position(&self) -> String;
 
+    /// The whole state as `viewer` may see it, in the position notation: what a seat's bot
+    /// rebuilds its engine from. A game with hidden information writes what `viewer` cannot see
+    /// as unknown, and reading such a position draws the unknown part from the seed; games
+    /// without hidden information show everyone `position()`.
+    fn position_for(&self, _viewer: Viewer) -> String {
+        self.position()
+    }
+
     /// What happened when the game was set up, before any action (a coin flip for the starting
     /// seat, a seeded ball placement). The host logs these once, right after creating a match.
     fn opening_events(&self) -> Vec<Emitted<Self::Event>> {
