@@ -8,6 +8,8 @@
 mod notation;
 mod pitch;
 mod position;
+#[cfg(test)]
+mod position_tests;
 mod refusal;
 #[cfg(test)]
 mod refusal_tests;
@@ -477,12 +479,17 @@ impl SoccerChess {
         actions
     }
 
+    /// The lowest id of `seat`'s pieces of `kind` not on the board: the one placed next.
+    fn first_unplaced(&self, seat: Seat, kind: PieceKind) -> Option<u32> {
+        Self::team_ids(seat).find(|id| {
+            let piece = self.pieces[*id as usize];
+            piece.kind == kind && piece.square.is_none()
+        })
+    }
+
     fn place(&mut self, seat: Seat, kind: PieceKind, square: Square) -> Emitted<Event> {
-        let id = Self::team_ids(seat)
-            .find(|id| {
-                let piece = self.pieces[*id as usize];
-                piece.kind == kind && piece.square.is_none()
-            })
+        let id = self
+            .first_unplaced(seat, kind)
             .expect("placement was checked");
         self.put(id, square);
         Emitted::public(Event::PiecePlaced {

@@ -1,17 +1,20 @@
-//! Position notation, FEN-like: the board, then who moves, the set, the pieces that already
-//! moved in it, the game and both games' scores.
+//! Position notation, FEN-like: the board, then who moves, the set (0 while placing), the
+//! pieces that already moved in it, the game, both games' scores, and the piece ids when the
+//! board alone would give other ones.
 //!
 //! `5k5/11/4b6/11/4nnnn3/11/2rq2r2bq/11/5o5/R3Q1Q3R/1N2N1N2N1/11/5B5/5B5/11/11/5K5 first 1 - 1 0-0 0-0`
 
-use super::pitch::{FILES, RANKS, in_small_area, on_board};
-use super::{MOVES_PER_SET, Phase, PieceKind, Rules, SoccerChess, seat_name};
+use super::pitch::{CELLS, CENTRE, FILES, RANKS, in_small_area, on_board};
+use super::{MOVES_PER_SET, Phase, PieceKind, Rules, SoccerChess, TEAM_SIZE, seat_name};
 use crate::game::{RuleError, Seat};
 use crate::geometry::Square;
 
 pub(super) const SUMMARY: &str = "ranks 17 to 1 separated by '/', visited (bottom) pieces KNRBQ, \
      visitor (top) pieces knrbq, o = ball, digits = empty squares; then the seat to move \
-     (first|second), the set number, the squares of pieces already moved in this set (a,b or -), \
-     the game (1|2), and the scores of game 1 and game 2 as first-second";
+     (first|second), the set number (0 while placing), the squares of pieces already moved in \
+     this set (a,b or -), the game (1|2), and the scores of game 1 and game 2 as first-second; \
+     optionally the piece ids: the squares of first's pieces in id order (- when off the board), \
+     '/', then second's";
 
 pub(super) fn write(game: &SoccerChess) -> String {
     let mut ranks = Vec::new();
@@ -63,7 +66,7 @@ pub(super) fn write(game: &SoccerChess) -> String {
         let [a, b] = game.game_scores[game_index];
         format!("{a}-{b}")
     };
-    format!(
+    let mut text = format!(
         "{} {to_move} {} {} {} {} {}",
         ranks.join("/"),
         game.set_number,
@@ -75,7 +78,52 @@ pub(super) fn write(game: &SoccerChess) -> String {
         game.game,
         score(0),
         score(1),
-    )
+    );
+    // Positions whose ids the board already implies keep the shorter form they always had.
+    if !ids_follow_reading_order(game) {
+        text.push(' ');
+        text.push_str(&write_ids(game));
+    }
+    text
+}
+
+/// Board squares in the order the board field lists them: ranks 17 to 1, files a to k.
+fn reading_order() -> impl Iterator<Item = Square> {
+    (1..=RANKS)
+        .rev()
+        .flat_map(|rank| (1..=FILES).map(move |file| Square::new(file, rank)))
+}
+
+/// Whether the board field alone gives every piece its id: read without the ids field, each
+/// piece takes the lowest free id of its side and kind, in reading order.
+fn ids_follow_reading_order(game: &SoccerChess) -> bool {
+    let mut read = SoccerChess::empty(game.rules);
+    reading_order().all(|square| {
+        let Some(id) = game.piece_at(square) else {
+            return true;
+        };
+        let piece = game.pieces[id as usize];
+        if read.first_unplaced(piece.owner, piece.kind) != Some(id) {
+            return false;
+        }
+        read.put(id, square);
+        true
+    })
+}
+
+/// The ids field: each side's squares in id order, `-` for a piece off the board.
+fn write_ids(game: &SoccerChess) -> String {
+    [Seat(0), Seat(1)]
+        .map(|seat| {
+            let squares: Vec<String> = SoccerChess::team_ids(seat)
+                .map(|id| match game.pieces[id as usize].square {
+                    Some(square) => square.to_string(),
+                    None => "-".to_owned(),
+                })
+                .collect();
+            squares.join(",")
+        })
+        .join("/")
 }
 
 fn invalid(message: impl Into<String>) -> RuleError {
@@ -83,15 +131,20 @@ fn invalid(message: impl Into<String>) -> RuleError {
 }
 
 pub(super) fn parse(text: &str, rules: Rules) -> Result<SoccerChess, RuleError> {
-    let fields: Vec<&str> = text.split_whitespace().collect();
-    let [board, to_move, set, moved, game_number, score1, score2] = fields[..] else {
+    let all: Vec<&str> = text.split_whitespace().collect();
+    // The eighth field, the piece ids, is optional: without it the board gives the ids.
+    let (fields, ids) = match all[..] {
+        [ref seven @ .., ids] if seven.len() == 7 => (seven, Some(ids)),
+        ref fields => (fields, None),
+    };
+    let [board, to_move, set, moved, game_number, score1, score2] = *fields else {
         return Err(invalid(format!(
-            "a position has 7 fields separated by spaces, got {}: {SUMMARY}",
-            fields.len()
+            "a position has 7 fields separated by spaces (8 with the piece ids), got {}: \
+             {SUMMARY}",
+            all.len()
         )));
     };
     let mut game = SoccerChess::empty(rules);
-    game.phase = Phase::Play;
     game.game = match game_number {
         "1" => 1,
         "2" => 2,
@@ -107,15 +160,27 @@ pub(super) fn parse(text: &str, rules: Rules) -> Result<SoccerChess, RuleError> 
             )));
         }
     };
-    game.set_number = set.parse().ok().filter(|n| *n >= 1).ok_or_else(|| {
+    game.set_number = set.parse().map_err(|_| {
         invalid(format!(
-            "the set number is a whole number from 1, not `{set}`"
+            "the set number is a whole number, 0 during a placement phase, not `{set}`"
         ))
     })?;
+    game.phase = if game.set_number == 0 {
+        Phase::Setup
+    } else {
+        Phase::Play
+    };
     game.game_scores = [parse_score(score1)?, parse_score(score2)?];
     read_board(&mut game, board)?;
+    if let Some(ids) = ids {
+        read_ids(&mut game, ids)?;
+    }
     check_schedule(&game)?;
-    read_moved(&mut game, moved)?;
+    if game.phase == Phase::Setup {
+        check_placement(&game, moved)?;
+    } else {
+        read_moved(&mut game, moved)?;
+    }
     Ok(game)
 }
 
@@ -192,19 +257,14 @@ fn place_piece(game: &mut SoccerChess, symbol: char, square: Square) -> Result<(
     } else {
         game.visitor()
     };
-    let id = SoccerChess::team_ids(owner)
-        .find(|id| {
-            let piece = game.pieces[*id as usize];
-            piece.kind == kind && piece.square.is_none()
-        })
-        .ok_or_else(|| {
-            invalid(format!(
-                "{} has more than {} {}s",
-                seat_name(owner),
-                kind.team_count(),
-                kind.name()
-            ))
-        })?;
+    let id = game.first_unplaced(owner, kind).ok_or_else(|| {
+        invalid(format!(
+            "{} has more than {} {}s",
+            seat_name(owner),
+            kind.team_count(),
+            kind.name()
+        ))
+    })?;
     let half = game.half_of(owner);
     if kind == PieceKind::Keeper && !half.small_area_contains(square) {
         return Err(invalid(format!(
@@ -222,6 +282,136 @@ fn place_piece(game: &mut SoccerChess, symbol: char, square: Square) -> Result<(
     Ok(())
 }
 
+/// Reads the piece ids field, `first`'s squares in id order, `/`, then `second`'s (`-` for a
+/// piece off the board), and gives the pieces the board showed those ids.
+fn read_ids(game: &mut SoccerChess, text: &str) -> Result<(), RuleError> {
+    let sides: Vec<&str> = text.split('/').collect();
+    let [first, second] = sides[..] else {
+        return Err(invalid(format!(
+            "the piece ids are first's squares, `/`, then second's; `{text}` is not two lists"
+        )));
+    };
+    let mut listed: Vec<(u32, Square)> = Vec::new();
+    for (seat, list) in [(Seat(0), first), (Seat(1), second)] {
+        let names: Vec<&str> = list.split(',').collect();
+        if names.len() != TEAM_SIZE {
+            return Err(invalid(format!(
+                "the piece ids list {TEAM_SIZE} squares (or `-`) per side, {} lists {}",
+                seat_name(seat),
+                names.len()
+            )));
+        }
+        for (id, name) in SoccerChess::team_ids(seat).zip(names) {
+            if name == "-" {
+                continue;
+            }
+            let square = Square::parse(name)
+                .filter(|sq| on_board(*sq))
+                .ok_or_else(|| {
+                    invalid(format!(
+                        "the piece ids list squares or `-`; `{name}` is neither"
+                    ))
+                })?;
+            let kind = game.pieces[id as usize].kind;
+            let shown = game.piece_at(square).map(|on| game.pieces[on as usize]);
+            if shown.is_none_or(|piece| piece.owner != seat || piece.kind != kind) {
+                return Err(invalid(format!(
+                    "the piece ids put {}'s {} (id {id}) on {square}, where the board shows none",
+                    seat_name(seat),
+                    kind.name()
+                )));
+            }
+            if listed.iter().any(|(_, other)| *other == square) {
+                return Err(invalid(format!("the piece ids list {square} twice")));
+            }
+            listed.push((id, square));
+        }
+    }
+    if let Some(missing) = reading_order()
+        .filter(|sq| game.piece_at(*sq).is_some())
+        .find(|sq| listed.iter().all(|(_, other)| other != sq))
+    {
+        return Err(invalid(format!(
+            "the piece ids leave out the piece on {missing}"
+        )));
+    }
+    for piece in &mut game.pieces {
+        piece.square = None;
+    }
+    game.grid = [None; CELLS];
+    for (id, square) in listed {
+        game.put(id, square);
+    }
+    Ok(())
+}
+
+/// Checks a placement phase (set 0): no piece has moved, the ball waits on the centre, the
+/// pieces on the board are ones the placement rules let through, and the side placing is the
+/// one whose turn it is (the visitor places its whole team, then the visited).
+fn check_placement(game: &SoccerChess, moved: &str) -> Result<(), RuleError> {
+    if moved != "-" {
+        return Err(invalid(format!(
+            "no piece has moved while pieces are being placed (set 0), so the moved pieces \
+             are `-`, not `{moved}`"
+        )));
+    }
+    if game.ball != CENTRE {
+        return Err(invalid(format!(
+            "while pieces are being placed the ball lies on {CENTRE}, not on {}",
+            game.ball
+        )));
+    }
+    for seat in [Seat(0), Seat(1)] {
+        let half = game.half_of(seat);
+        let mut bishops = Vec::new();
+        for piece in SoccerChess::team_ids(seat).map(|id| game.pieces[id as usize]) {
+            let Some(square) = piece.square else {
+                continue;
+            };
+            if !half.team_area_contains(square) {
+                return Err(invalid(format!(
+                    "{}'s {} on {square} is outside its team area, where it was placed",
+                    seat_name(seat),
+                    piece.kind.name()
+                )));
+            }
+            if piece.kind == PieceKind::Bishop {
+                bishops.push(square);
+            }
+        }
+        if let [one, other] = bishops[..]
+            && one.is_dark() == other.is_dark()
+        {
+            return Err(invalid(format!(
+                "{}'s bishops on {one} and {other} were placed on one colour",
+                seat_name(seat)
+            )));
+        }
+    }
+    let (visitor, visited) = (game.visitor(), game.visited());
+    let placing = game.to_move;
+    let waiting = if placing == visitor { visited } else { visitor };
+    if game.unplaced(placing).is_empty() {
+        return Err(invalid(format!(
+            "{} has placed its whole team, so it is not placing any more",
+            seat_name(placing)
+        )));
+    }
+    let waiting_placed = TEAM_SIZE - game.unplaced(waiting).len();
+    let waiting_expected = if placing == visitor { 0 } else { TEAM_SIZE };
+    if waiting_placed != waiting_expected {
+        return Err(invalid(format!(
+            "the visitor ({}) places its whole team before the visited ({}) places any, but \
+             {} is placing while {} has placed {waiting_placed} of its {TEAM_SIZE}",
+            seat_name(visitor),
+            seat_name(visited),
+            seat_name(placing),
+            seat_name(waiting)
+        )));
+    }
+    Ok(())
+}
+
 /// Checks that the set number and scores describe a point the schedule can reach.
 fn check_schedule(game: &SoccerChess) -> Result<(), RuleError> {
     let sets = game.rules.sets_per_game;
@@ -234,6 +424,12 @@ fn check_schedule(game: &SoccerChess) -> Result<(), RuleError> {
         }
         if game.game_scores[1] != [0, 0] {
             return Err(invalid("game 2 cannot have a score while game 1 is played"));
+        }
+    } else if game.set_number == 0 {
+        if game.game_scores[1] != [0, 0] {
+            return Err(invalid(
+                "game 2 cannot have a score while its pieces are being placed",
+            ));
         }
     } else if game.set_number > sets {
         let aggregate = game.aggregate();

@@ -52,6 +52,10 @@ const PAGE_AFTER_SAMPLE: [&str; 17] = [
 ];
 pub(super) const PAGE_START_POSITION: &str = "5k5/11/4b6/11/4nnnn3/11/2rq2r2bq/11/5o5/R3Q1Q3R/1N2N1N2N1/11/\
                                               5B5/5B5/11/11/5K5 first 1 - 1 0-0 0-0";
+/// Which square each piece id takes in the two default formations (first visited): the f4
+/// bishop is placed before the f5 one, the other way round from the board's reading order.
+pub(super) const DEFAULT_FORMATION_IDS: &str =
+    "f1,b7,e7,g7,j7,a8,k8,f4,f5,e8,g8/f17,e13,f13,g13,h13,c11,g11,e15,j11,d11,k11";
 /// The page's puzzle: the visitor (lower case) to move can score.
 pub(super) const PAGE_PUZZLE: &str = "11/4k6/4q6/4bn4r/7on2/4N6/3r7/4b6/6n4/3BR2Q3/q4Bn4/7N1N1/11/\
                                       4QNR4/11/11/5K5 second 1 - 1 0-0 0-0";
@@ -232,7 +236,10 @@ fn the_default_formations_give_the_pages_first_diagram() {
     act(&mut game, "default");
     act(&mut game, "default");
     assert_diagram(&game, &PAGE_START);
-    assert_eq!(game.position(), PAGE_START_POSITION);
+    assert_eq!(
+        game.position(),
+        format!("{PAGE_START_POSITION} {DEFAULT_FORMATION_IDS}")
+    );
 }
 
 #[test]
@@ -943,10 +950,12 @@ fn positions_round_trip_through_the_notation() {
     assert_eq!(
         text,
         "5k5/11/4b6/11/4nnnn3/11/2rq2r2bq/10o/5Q2N2/R5Q3R/1N2N1N4/11/5B5/5B5/11/11/5K5 \
-         first 1 f9,i9 1 0-0 0-0"
+         first 1 f9,i9 1 0-0 0-0 \
+         f1,b7,e7,g7,i9,a8,k8,f5,f4,f9,g8/f17,e13,f13,g13,h13,c11,g11,e15,j11,d11,k11"
     );
     let rebuilt = game_at(&text, &[]);
     assert_eq!(rebuilt.position(), text);
+    assert_eq!(rebuilt, game);
     let listed = |g: &SoccerChess| -> Vec<String> {
         g.legal_actions(FIRST)
             .iter()
@@ -958,18 +967,15 @@ fn positions_round_trip_through_the_notation() {
 }
 
 #[test]
-fn the_position_during_setup_and_after_the_match_is_written_but_not_a_start() {
-    let mut game = fresh(&[]);
-    act(&mut game, "K@f17");
+fn the_position_after_the_match_is_written_but_not_a_start() {
+    let mut game = last_set_of_game_two("2-0 0-1", &[("sets_per_game", int(1))]);
+    end_both_sets(&mut game);
+    assert!(game.outcome().is_some());
     let text = game.position();
-    assert_eq!(
-        text,
-        "5k5/11/11/11/11/11/11/11/5o5/11/11/11/11/11/11/11/11 second 0 - 1 0-0 0-0"
-    );
-    assert_eq!(
-        SoccerChess::new(&spec(Some(text), &[])).unwrap_err().kind,
-        RuleErrorKind::InvalidPosition
-    );
+    assert!(text.ends_with(" - 1 - 2 2-0 0-1"), "{text}");
+    let err = SoccerChess::new(&spec(Some(text), &[])).unwrap_err();
+    assert_eq!(err.kind, RuleErrorKind::InvalidPosition);
+    assert!(err.message.contains("finished match"), "{err}");
 }
 
 #[test]
