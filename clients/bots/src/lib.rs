@@ -8,9 +8,12 @@
 pub mod arena;
 pub mod evaluate;
 pub mod greedy;
+pub mod network;
 pub mod player;
+pub mod runner;
 pub mod search;
 
 pub use greedy::GreedyPlayer;
+pub use network::SearchBot;
 pub use player::{Player, RandomPlayer};
 pub use search::{SearchLimits, SearchPlayer, SearchSettings};

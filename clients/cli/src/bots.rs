@@ -2,8 +2,10 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 use clap::ValueEnum;
+use pitchmate_bots::{SearchBot, SearchLimits};
 use pitchmate_client::{
     Bot, BotMaker, Client, ClientError, LeagueOptions, RandomChoice, SeatHandle, pb, play,
     run_league,
@@ -16,14 +18,27 @@ use crate::describe;
 pub enum Strategy {
     /// Uniformly among the legal actions (the SDK's `RandomChoice`).
     Random,
-    // Further strategies (a strong bot from clients/bots) plug in here and in `Strategy::bot`.
+    /// The strong bot: a tree search on the rules engine, rebuilt from the position the server
+    /// shows its seat, thinking `--think-ms` per action.
+    Strong,
 }
 
-impl Strategy {
-    /// A bot of this strategy, its choices seeded by `seed` where it draws any.
-    pub fn bot(self, seed: u64) -> Box<dyn Bot> {
-        match self {
+/// The bots to play with: a strategy, the seed of the first one's choices, and how long a
+/// searching one thinks per action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BotPlan {
+    pub strategy: Strategy,
+    pub seed: u64,
+    pub think: Duration,
+}
+
+impl BotPlan {
+    /// The `n`th bot of the plan (its seed is the plan's plus `n`).
+    pub fn bot(&self, n: u64) -> Box<dyn Bot> {
+        let seed = self.seed.wrapping_add(n);
+        match self.strategy {
             Strategy::Random => Box::new(RandomChoice::seeded(seed)),
+            Strategy::Strong => Box::new(SearchBot::new(SearchLimits::per_move(self.think), seed)),
         }
     }
 }
@@ -32,11 +47,10 @@ impl Strategy {
 pub async fn play_seat(
     client: &Client,
     seat: &SeatHandle,
-    strategy: Strategy,
-    seed: u64,
+    plan: BotPlan,
 ) -> Result<(), ClientError> {
     println!("playing seat {} of match {}", seat.seat, seat.match_id);
-    let mut bot = strategy.bot(seed);
+    let mut bot = plan.bot(0);
     let result = play(client, seat, bot.as_mut()).await?;
     println!("{}", describe::result(&result));
     Ok(())
@@ -51,8 +65,7 @@ pub async fn league(
     variant: &str,
     casual: bool,
     matches: usize,
-    strategy: Strategy,
-    seed: u64,
+    plan: BotPlan,
 ) -> Result<(), ClientError> {
     let played = Arc::new(AtomicU64::new(0));
     let make_bot: BotMaker = Arc::new(move |assigned: &pb::InboxMatchAssigned| {
@@ -61,7 +74,7 @@ pub async fn league(
             "assigned match {} ({}, seat {}) against {}",
             assigned.match_id, assigned.variant_id, assigned.seat, assigned.opponent_name
         );
-        strategy.bot(seed.wrapping_add(n))
+        plan.bot(n)
     });
     let options = LeagueOptions {
         queue: vec![pb::MatchTerms {

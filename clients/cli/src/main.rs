@@ -2,9 +2,10 @@
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
-use pitchmate_cli::bots::{self, Strategy};
+use pitchmate_cli::bots::{self, BotPlan, Strategy};
 use pitchmate_cli::listing::{self, Status};
 use pitchmate_cli::screen::Output;
 use pitchmate_cli::{describe, play, replay, watch};
@@ -150,6 +151,9 @@ struct BotArgs {
     /// Seeds the bot's choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// With --strategy strong: how long it thinks per action, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 100)]
+    think_ms: u64,
 }
 
 #[tokio::main]
@@ -346,18 +350,15 @@ async fn take_seat(client: &Client, args: &PlayArgs) -> Result<SeatHandle, Strin
 
 async fn run_bot(client: &Client, args: BotArgs) -> Result<(), String> {
     let failed = |e: pitchmate_client::ClientError| e.to_string();
+    let plan = BotPlan {
+        strategy: args.strategy,
+        seed: args.seed,
+        think: Duration::from_millis(args.think_ms),
+    };
     if let (Some(matches), Some(key)) = (args.league, &args.api_key) {
-        return bots::league(
-            client,
-            key,
-            &args.variant,
-            args.casual,
-            matches,
-            args.strategy,
-            args.seed,
-        )
-        .await
-        .map_err(failed);
+        return bots::league(client, key, &args.variant, args.casual, matches, plan)
+            .await
+            .map_err(failed);
     }
     let match_id = match (&args.create, &args.join) {
         (Some(variant), _) => {
@@ -384,7 +385,5 @@ async fn run_bot(client: &Client, args: BotArgs) -> Result<(), String> {
         }
     }
     .map_err(failed)?;
-    bots::play_seat(client, &seat, args.strategy, args.seed)
-        .await
-        .map_err(failed)
+    bots::play_seat(client, &seat, plan).await.map_err(failed)
 }

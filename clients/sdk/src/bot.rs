@@ -22,6 +22,16 @@ pub trait Bot: Send {
         true
     }
 
+    /// Whether the play loop hands the bot the match (variant, options in effect, seats) through
+    /// [`Bot::begin`] before its first choice: a bot that runs the rules engine itself needs the
+    /// options the match was created with, which no view carries.
+    fn needs_match(&self) -> bool {
+        false
+    }
+
+    /// The match about to be played, once, before the first choice (when [`Bot::needs_match`]).
+    fn begin(&mut self, _game: &pb::Match) {}
+
     /// How much of each legal action `choose` reads: the server then lists only that.
     /// By default each action comes typed and in notation.
     fn action_detail(&self) -> pb::ActionDetail {

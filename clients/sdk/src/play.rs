@@ -72,6 +72,7 @@ pub async fn play_with(
         bot,
         silence_limit: options.silence_limit,
         last_seq: 0,
+        begun: false,
     };
     loop {
         match player.follow(&mut backoff).await {
@@ -89,6 +90,8 @@ struct Player<'a> {
     silence_limit: Option<Duration>,
     /// The newest event seen; a reopened stream starts after it.
     last_seq: u64,
+    /// Whether the bot was handed the match ([`Bot::begin`]).
+    begun: bool,
 }
 
 impl Player<'_> {
@@ -96,6 +99,11 @@ impl Player<'_> {
     /// seat's turns until the match ends or the stream fails.
     async fn follow(&mut self, backoff: &mut Backoff) -> Result<pb::MatchResult, ClientError> {
         let (client, seat) = (self.client, self.seat);
+        if !self.begun && self.bot.needs_match() {
+            let fetched = client.get_match(&seat.match_id, Some(seat)).await?;
+            self.bot.begin(&fetched.r#match.unwrap_or_default());
+            self.begun = true;
+        }
         let mut stream = client
             .open_play(seat, self.last_seq, self.bot.action_detail())
             .await?;

@@ -469,11 +469,7 @@ impl<G: ProtoMapping> HostedGame for Hosted<G> {
             )),
             turn: Some(turn_to_proto(self.current_turn(), &self.info.seats)),
             scores: convert::scores_to_proto(&self.game.scores(), &self.info.seats),
-            position: if self.info.hidden_information {
-                String::new()
-            } else {
-                self.game.position()
-            },
+            position: self.game.position_for(viewer),
             details: Some(G::details_to_proto(
                 &self.game.details(viewer),
                 &self.info.seats,

@@ -382,10 +382,11 @@ export type MatchView = Message<"pitchmate.v1.MatchView"> & {
   scores: SeatScore[];
 
   /**
-   * The position in the variant's position notation, as a custom start position is written;
-   * empty in games with hidden information. Between turns it describes the board; it does not
-   * yet carry everything a match holds mid-turn or across games (a turn's actions left, set
-   * and game counters), so a client should not rebuild a match from it alone.
+   * The whole state as this viewer may see it, in the variant's position notation (the rules
+   * documents describe it): turn, phase, counters and scores as well as the board, so a bot
+   * can rebuild the match in its own engine from it and the match's options. In Gridiron what
+   * the viewer cannot see (the other team's hidden choices, a hidden ball holder) is written
+   * as unknown. It can start a match of its own (`CreateMatchRequest.start_position`).
    *
    * @generated from field: string position = 6;
    */
