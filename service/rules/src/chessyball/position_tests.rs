@@ -529,3 +529,21 @@ proptest! {
         }
     }
 }
+
+/// The mid-game example of the rules page.
+#[test]
+fn the_rules_page_example_is_what_the_engine_writes() {
+    let example = "18/5M6m5/3M10m3/5M1M2m1m5/3M10m3/1K6o7k1/4M5m3m3/5M1M4m5/3M10m3/5M6m5/18 \
+                   h 1 0-0 2 first:a moved:no \
+                   pieces:b6,e5,d7,h4,h8,f4,f8,d3,d9,f2,f10,q6,o5,o7,k5,k8,m4,m8,o3,o9,m2,m10 \
+                   starts:b6,d5,d7,h4,h8,f4,f8,d3,d9,f2,f10,q6,o5,o7,k4,k8,m4,m8,o3,o9,m2,m10";
+    let given = [
+        ("starting_seat", text("away")),
+        ("ball_start", text("home_side")),
+    ];
+    let mut game = game_with(&given, 1, None);
+    play(&mut game, AWAY, &mv("k4", "k5"));
+    play(&mut game, HOME, &mv("d5", "e5"));
+    assert_eq!(game.position(), example);
+    assert_eq!(read(&given, example).unwrap().position(), example);
+}
