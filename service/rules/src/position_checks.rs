@@ -106,7 +106,6 @@ fn soccer_chess_position_holds_the_whole_state() {
 }
 
 #[test]
-#[ignore = "chessyball writes actions left, score and turn number but reads only board and side"]
 fn chessyball_position_holds_the_whole_state() {
     check::<chessyball::Chessyball>(60);
 }

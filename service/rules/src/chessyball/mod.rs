@@ -6,6 +6,9 @@
 
 mod notation;
 mod pitch;
+mod position;
+#[cfg(test)]
+mod position_tests;
 #[cfg(test)]
 mod refusal_tests;
 pub mod rules;
@@ -288,7 +291,10 @@ impl Game for Chessyball {
             rules_version: "2",
             position_notation: "ranks from the top separated by '/', M/K home member/keeper, \
                                 m/k away member/keeper, o the ball, digits count empty cells; \
-                                then optionally h or a for the side to move",
+                                then optionally h or a for the side to move; a whole state \
+                                goes on with actions left, score home-away, turn number and \
+                                name:value parts (phase, first, moved, last, kicks, pieces, \
+                                starts) where they differ from a start",
         }
     }
 
@@ -302,37 +308,28 @@ impl Game for Chessyball {
             files: settings.files,
             ranks: settings.ranks,
         };
+        let rng = Rng::from_seed(&setup.seed);
         let (pieces, ball, fixed_seat) = match &setup.position {
             Some(text) => {
-                let start = notation::parse_position(pitch, text)?;
-                validate_start(pitch, &settings, &start.pieces)?;
-                (start.pieces, Some(start.ball), start.to_move)
+                let read = notation::parse_position(pitch, text)?;
+                if read.state.is_some() {
+                    return position::resume(settings, pitch, rng, read);
+                }
+                if !pitch.is_inner(read.ball) {
+                    return Err(RuleError::invalid_position(format!(
+                        "the ball on {} is outside the inner rectangle b2-{}; it must start \
+                         inside it",
+                        read.ball,
+                        Square::new(pitch.files - 1, pitch.ranks - 1)
+                    )));
+                }
+                validate_start(pitch, &settings, &read.pieces)?;
+                (read.pieces, Some(read.ball), read.to_move)
             }
             None => (default_pieces(pitch, settings.team_size), None, None),
         };
-        let mut game = Self {
-            settings,
-            pitch,
-            rng: Rng::from_seed(&setup.seed),
-            start_squares: pieces.iter().map(|p| p.square).collect(),
-            grid: vec![EMPTY; pitch.cell_count()],
-            pieces,
-            ball: pitch.centre_of(HOME),
-            phase: Phase::Play,
-            to_move: HOME,
-            starting_seat: HOME,
-            turn_number: 0,
-            actions_allowed: 0,
-            actions_taken: 0,
-            ball_moved_every_action: true,
-            extension_actions: None,
-            opening_lifted: settings.ball_start == BallStart::Anywhere,
-            score: [0, 0],
-            shootout: ShootoutDetails::default(),
-            outcome: None,
-            opening: Vec::new(),
-        };
-        game.rebuild_grid();
+        let start_squares = pieces.iter().map(|p| p.square).collect();
+        let mut game = Self::blank(settings, pitch, rng, pieces, start_squares);
         // The opening draws from the generator before anything else, in a fixed order, so
         // replays and the recorded events agree.
         let (starting_seat, by_coin) = match (fixed_seat, settings.starting_seat) {
@@ -494,7 +491,7 @@ impl Game for Chessyball {
     }
 
     fn position(&self) -> String {
-        notation::format_position(self)
+        position::format_position(self)
     }
 
     /// The starting seat and how it was chosen, the ball's kick-off square, the first turn.
@@ -504,6 +501,40 @@ impl Game for Chessyball {
 }
 
 impl Chessyball {
+    /// A match before its first turn: nothing played, the ball on a centre square.
+    fn blank(
+        settings: Settings,
+        pitch: Pitch,
+        rng: Rng,
+        pieces: Vec<Piece>,
+        start_squares: Vec<Square>,
+    ) -> Self {
+        let mut game = Self {
+            settings,
+            pitch,
+            rng,
+            start_squares,
+            grid: vec![EMPTY; pitch.cell_count()],
+            pieces,
+            ball: pitch.centre_of(HOME),
+            phase: Phase::Play,
+            to_move: HOME,
+            starting_seat: HOME,
+            turn_number: 0,
+            actions_allowed: 0,
+            actions_taken: 0,
+            ball_moved_every_action: true,
+            extension_actions: None,
+            opening_lifted: settings.ball_start == BallStart::Anywhere,
+            score: [0, 0],
+            shootout: ShootoutDetails::default(),
+            outcome: None,
+            opening: Vec::new(),
+        };
+        game.rebuild_grid();
+        game
+    }
+
     fn rebuild_grid(&mut self) {
         self.grid.fill(EMPTY);
         for (id, piece) in self.pieces.iter().enumerate() {
@@ -973,18 +1004,23 @@ impl Chessyball {
         self.actions_taken = 0;
         self.ball_moved_every_action = true;
         self.extension_actions = None;
-        // The 1-2-3 opening offsets the first mover's advantage at the match's start only.
-        self.actions_allowed = if self.opening_lifted {
-            FULL_TURN
-        } else {
-            self.turn_number.min(FULL_TURN)
-        };
+        self.actions_allowed = self.actions_allowed_in(self.turn_number);
         events.push(Event::TurnStarted {
             seat,
             number: self.turn_number,
             actions: self.actions_allowed,
         });
         self.settle_turn(events);
+    }
+
+    /// The actions turn `number` allows before any extension.
+    fn actions_allowed_in(&self, number: u32) -> u32 {
+        // The 1-2-3 opening offsets the first mover's advantage at the match's start only.
+        if self.opening_lifted {
+            FULL_TURN
+        } else {
+            number.min(FULL_TURN)
+        }
     }
 
     fn goal(&mut self, conceding: Seat, events: &mut Vec<Event>) {
@@ -1147,22 +1183,7 @@ impl Chessyball {
         let first = self.shootout.first.expect("a shoot-out has a first kicker");
         let second = first.opponent();
         let taken = |s: Seat| self.shootout.kicks[s.index()].len();
-        let goals = |s: Seat| tally[s.index()] as usize;
-        let mut winner = None;
-        if taken(first) <= SHOOTOUT_REGULAR_ROUNDS && taken(second) <= SHOOTOUT_REGULAR_ROUNDS {
-            // Decided as soon as one side cannot catch up with its remaining kicks.
-            for (side, other) in [(first, second), (second, first)] {
-                if goals(side) > goals(other) + SHOOTOUT_REGULAR_ROUNDS - taken(other) {
-                    winner = Some(side);
-                }
-            }
-        } else if taken(first) == taken(second) && goals(first) != goals(second) {
-            winner = Some(if goals(first) > goals(second) {
-                first
-            } else {
-                second
-            });
-        }
+        let mut winner = self.shootout_winner();
         let last_round = SHOOTOUT_REGULAR_ROUNDS + SHOOTOUT_SUDDEN_DEATH_ROUNDS;
         let reason = if winner.is_some() {
             MatchEndReason::Shootout
@@ -1190,6 +1211,31 @@ impl Chessyball {
             }
         );
         self.conclude(winner, reason, detail, events);
+    }
+
+    /// The side that has won the shoot-out by its kicks, if one has.
+    fn shootout_winner(&self) -> Option<Seat> {
+        let first = self.shootout.first?;
+        let second = first.opponent();
+        let tally = self.shootout_tally();
+        let taken = |s: Seat| self.shootout.kicks[s.index()].len();
+        let goals = |s: Seat| tally[s.index()] as usize;
+        let mut winner = None;
+        if taken(first) <= SHOOTOUT_REGULAR_ROUNDS && taken(second) <= SHOOTOUT_REGULAR_ROUNDS {
+            // Decided as soon as one side cannot catch up with its remaining kicks.
+            for (side, other) in [(first, second), (second, first)] {
+                if goals(side) > goals(other) + SHOOTOUT_REGULAR_ROUNDS - taken(other) {
+                    winner = Some(side);
+                }
+            }
+        } else if taken(first) == taken(second) && goals(first) != goals(second) {
+            winner = Some(if goals(first) > goals(second) {
+                first
+            } else {
+                second
+            });
+        }
+        winner
     }
 
     fn shootout_tally(&self) -> [u32; 2] {

@@ -3,14 +3,15 @@
 //! Actions: `e9-g9` (a move), `ball@c6` (placing the ball), `end`, `shoot`.
 //! Positions: ranks from the top down separated by `/`, files from `a` on; `M`/`K` a home
 //! member/keeper, `m`/`k` an away member/keeper, `o` the ball, a number counts empty cells.
-//! A second field `h` or `a` names the side to move. [`format_position`] adds the actions left
-//! in the turn, the score and the turn number, which a start position does not take.
+//! A second field `h` or `a` names the side to move; a start position ends there. A whole state
+//! goes on with the fields [`position`](super::position) reads and writes.
 
-use crate::game::{Game, RuleError, Seat};
+use crate::game::{RuleError, Seat};
 use crate::geometry::Square;
 
 use super::pitch::Pitch;
-use super::{AWAY, Action, Chessyball, HOME, Phase, Piece};
+use super::position::{self, WholeState};
+use super::{AWAY, Action, HOME, Piece};
 
 /// The notation of an action, its parts pushed into one buffer: a listing writes hundreds.
 pub(super) fn format_action(action: &Action) -> String {
@@ -73,15 +74,18 @@ pub(super) fn piece_symbol(piece: &Piece) -> char {
     }
 }
 
-/// A start position read from notation.
-pub(super) struct StartPosition {
-    /// In reading order (top rank first, then file by file): the pieces' ids.
+/// A position read from notation: a start, or a whole state when `state` is given.
+pub(super) struct ReadPosition {
+    /// In reading order (top rank first, then file by file).
     pub pieces: Vec<Piece>,
+    /// Anywhere on the board; where the ball may lie depends on the phase, checked by the caller.
     pub ball: Square,
     pub to_move: Option<Seat>,
+    /// The fields after the side to move, which make the position a whole state.
+    pub state: Option<WholeState>,
 }
 
-pub(super) fn parse_position(pitch: Pitch, text: &str) -> Result<StartPosition, RuleError> {
+pub(super) fn parse_position(pitch: Pitch, text: &str) -> Result<ReadPosition, RuleError> {
     let bad = |why: String| {
         RuleError::invalid_position(format!(
             "{why}; a position is {} ranks from the top separated by '/', each {} cells of \
@@ -91,13 +95,49 @@ pub(super) fn parse_position(pitch: Pitch, text: &str) -> Result<StartPosition, 
         ))
     };
     let fields: Vec<&str> = text.split_whitespace().collect();
-    let (board, to_move) = match fields.as_slice() {
-        [board] => (*board, None),
-        [board, "h"] => (*board, Some(HOME)),
-        [board, "a"] => (*board, Some(AWAY)),
-        [_, side] => return Err(bad(format!("the side to move `{side}` is not `h` or `a`"))),
-        _ => return Err(bad(format!("expected 1 or 2 fields, got {}", fields.len()))),
+    let (board, to_move, state) = match fields.as_slice() {
+        [board] => (*board, None, None),
+        [board, side] => (*board, Some(side_to_move(side).map_err(bad)?), None),
+        [board, side, rest @ ..] if rest.len() >= position::STATE_FIELDS => {
+            let side = side_to_move(side).map_err(|why| position::refusal(&why))?;
+            (*board, Some(side), Some(position::parse_state(rest)?))
+        }
+        _ => {
+            return Err(bad(format!(
+                "expected 1 or 2 fields for a start, or {} and more for a whole state, got {}",
+                2 + position::STATE_FIELDS,
+                fields.len()
+            )));
+        }
     };
+    let (pieces, ball) = parse_board(pitch, board, bad)?;
+    Ok(ReadPosition {
+        pieces,
+        ball,
+        to_move,
+        state,
+    })
+}
+
+fn side_to_move(side: &str) -> Result<Seat, String> {
+    match side {
+        "h" => Ok(HOME),
+        "a" => Ok(AWAY),
+        "-" => Err(
+            "the side to move `-` marks a finished match, which is no position to play \
+                    from"
+                .to_owned(),
+        ),
+        _ => Err(format!("the side to move `{side}` is not `h` or `a`")),
+    }
+}
+
+/// The pieces in reading order and the ball of the board field.
+fn parse_board(
+    pitch: Pitch,
+    board: &str,
+    bad: impl Fn(String) -> RuleError,
+) -> Result<(Vec<Piece>, Square), RuleError> {
     let rows: Vec<&str> = board.split('/').collect();
     if rows.len() != pitch.ranks as usize {
         return Err(bad(format!("found {} ranks", rows.len())));
@@ -159,17 +199,7 @@ pub(super) fn parse_position(pitch: Pitch, text: &str) -> Result<StartPosition, 
         }
     }
     let ball = ball.ok_or_else(|| bad("there is no ball (`o`)".to_owned()))?;
-    if !pitch.is_inner(ball) {
-        return Err(RuleError::invalid_position(format!(
-            "the ball on {ball} is outside the inner rectangle b2-{}; it must start inside it",
-            Square::new(pitch.files - 1, pitch.ranks - 1)
-        )));
-    }
-    Ok(StartPosition {
-        pieces,
-        ball,
-        to_move,
-    })
+    Ok((pieces, ball))
 }
 
 pub(super) fn format_board(pitch: Pitch, symbol_at: impl Fn(Square) -> Option<char>) -> String {
@@ -195,27 +225,4 @@ pub(super) fn format_board(pitch: Pitch, symbol_at: impl Fn(Square) -> Option<ch
         rows.push(row);
     }
     rows.join("/")
-}
-
-pub(super) fn format_position(game: &Chessyball) -> String {
-    let board = format_board(game.pitch, |sq| {
-        if sq == game.ball {
-            Some('o')
-        } else {
-            game.occupant(sq).map(|id| piece_symbol(&game.pieces[id]))
-        }
-    });
-    let side = match (game.phase, game.to_move) {
-        (Phase::Over, _) => "-",
-        (_, HOME) => "h",
-        _ => "a",
-    };
-    let actions_left = game
-        .turn()
-        .actions_left
-        .map_or("-".to_owned(), |n| n.to_string());
-    format!(
-        "{board} {side} {actions_left} {}-{} {}",
-        game.score[0], game.score[1], game.turn_number
-    )
 }
