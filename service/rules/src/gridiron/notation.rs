@@ -2,9 +2,9 @@
 //! `go`, `punt`, `place #3 h8.nw`, `ready`, `#3 h9.c` (a step), `#3 push #10`, `#5 juke`,
 //! `#1 pass #6`, `#1 fake #6 keep #1`, `commit`. The position notation is in [`super::position`].
 
+use super::Action;
 use super::field::Location;
 use super::roster::{Ability, Kind};
-use super::Action;
 use crate::game::RuleError;
 use crate::text::push_number;
 

@@ -15,8 +15,8 @@ use std::cell::Cell;
 use std::fmt::{Display, Write};
 
 use super::field::{self, AWAY, HOME, Location};
-use super::roster::{self, Ability, Kind, RosterDraft};
 use super::refusals::Words;
+use super::roster::{self, Ability, Kind, RosterDraft};
 use super::sampling::Hidden;
 use super::{Action, Fake, Gridiron, Phase, notation};
 use crate::game::{RuleError, Seat, Viewer};
@@ -258,7 +258,10 @@ impl Gridiron {
                 .map(|last| (last - self.clock).to_string())
         };
         put("jammed", self.each_piece(|p| turns_left(p.jammed_until)));
-        put("anchored", self.each_piece(|p| turns_left(p.anchored_until)));
+        put(
+            "anchored",
+            self.each_piece(|p| turns_left(p.anchored_until)),
+        );
         put("sealing", self.each_piece(|p| turns_left(p.sealing_until)));
         for (name, seat) in [("orders.home", HOME), ("orders.away", AWAY)] {
             let plan = &self.plans[seat.index()];
@@ -344,7 +347,12 @@ impl<'a> Reader<'a> {
 
     /// Refuses a part the reading of this phase never looked at.
     fn all_read(&self, phase: Phase) -> Result<(), RuleError> {
-        match self.parts.iter().zip(&self.read).find(|(_, read)| !read.get()) {
+        match self
+            .parts
+            .iter()
+            .zip(&self.read)
+            .find(|(_, read)| !read.get())
+        {
             Some(((name, _), _)) => Err(self.bad(format_args!(
                 "`{name}` has no place in the {} phase",
                 phase_text(phase)
@@ -402,7 +410,8 @@ impl Gridiron {
         self.scores = [sh, sa];
         let mut hidden = Hidden::default();
         if *teams == "-/-" {
-            let before_rosters = [down, los, line, holder, period] == [&"0", &"0", &"0", &"-", &"0"]
+            let before_rosters = [down, los, line, holder, period]
+                == [&"0", &"0", &"0", &"-", &"0"]
                 && *possessions == "0-0";
             if !before_rosters {
                 return Err(reader.bad(
@@ -428,7 +437,9 @@ impl Gridiron {
             };
             match self.phase {
                 Phase::Roster => {
-                    return Err(reader.bad("the roster phase comes before any piece is on the field"));
+                    return Err(
+                        reader.bad("the roster phase comes before any piece is on the field")
+                    );
                 }
                 Phase::FourthDown if self.down != 4 => {
                     return Err(reader.bad("the fourth-down choice needs down 4"));
@@ -503,7 +514,11 @@ impl Gridiron {
     }
 
     /// Down, lines, period and possessions of a match under way.
-    fn read_down(&mut self, reader: &Reader, [down, los, line, period, possessions]: [&&str; 5]) -> Result<(), RuleError> {
+    fn read_down(
+        &mut self,
+        reader: &Reader,
+        [down, los, line, period, possessions]: [&&str; 5],
+    ) -> Result<(), RuleError> {
         // Down 5 is a failed fourth down; only a match it ended stays there.
         self.down = reader.number(down, "the down is 1 to 4")?;
         if !(1..=5).contains(&self.down) {
@@ -532,7 +547,9 @@ impl Gridiron {
             return Err(reader.bad("no such period with these options"));
         }
         let what = "possessions are home-away";
-        let (ph, pa) = possessions.split_once('-').ok_or_else(|| reader.bad(what))?;
+        let (ph, pa) = possessions
+            .split_once('-')
+            .ok_or_else(|| reader.bad(what))?;
         let counts: [u8; 2] = [reader.number(ph, what)?, reader.number(pa, what)?];
         let per_team = self.period_drives() / 2;
         if counts.iter().any(|c| *c > per_team) {
@@ -554,7 +571,12 @@ impl Gridiron {
     }
 
     /// The holder field and the play action in force.
-    fn read_ball(&mut self, reader: &Reader, holder: &str, hidden: &mut Hidden) -> Result<(), RuleError> {
+    fn read_ball(
+        &mut self,
+        reader: &Reader,
+        holder: &str,
+        hidden: &mut Hidden,
+    ) -> Result<(), RuleError> {
         let in_play = self.in_play();
         let fake = reader.only("fake", in_play, "to a snap or reaction turn")?;
         let keeper = reader.get("keeper");
@@ -572,12 +594,16 @@ impl Gridiron {
                 return Err(reader.bad("the faking passer is the offense's qb or scrambler"));
             }
             if !own(partner).is_some_and(|p| p.id != passer && !p.kind.is_heavy()) {
-                return Err(reader.bad("the fake partner is another offense piece, not a heavy type"));
+                return Err(
+                    reader.bad("the fake partner is another offense piece, not a heavy type")
+                );
             }
             self.fake = Some(Fake { passer, partner });
             match keeper {
                 None => {
-                    return Err(reader.bad("a play action needs keeper=<id>, or keeper=? when hidden"));
+                    return Err(
+                        reader.bad("a play action needs keeper=<id>, or keeper=? when hidden")
+                    );
                 }
                 Some(UNKNOWN) => {
                     hidden.holder = true;
@@ -672,8 +698,8 @@ impl Gridiron {
         let belongs = "to a snap or reaction turn";
         let from = reader.only("from", in_play, belongs)?;
         for (id, loc) in self.per_piece(reader, "from", from)? {
-            let loc =
-                Location::parse(loc).ok_or_else(|| reader.bad("from=<id>:<location>, e.g. 3:h9.c"))?;
+            let loc = Location::parse(loc)
+                .ok_or_else(|| reader.bad("from=<id>:<location>, e.g. 3:h9.c"))?;
             self.piece_mut(id).start = loc;
         }
         let snap = reader.only("snap", in_play, belongs)?;
@@ -688,7 +714,9 @@ impl Gridiron {
             for name in names.split('+') {
                 let ability = Ability::parse(name)
                     .filter(|a| a.limited())
-                    .ok_or_else(|| reader.bad(format_args!("`{name}` is no once-per-series ability")))?;
+                    .ok_or_else(|| {
+                        reader.bad(format_args!("`{name}` is no once-per-series ability"))
+                    })?;
                 let piece = self.piece_mut(id);
                 if piece.used.contains(&ability) {
                     return Err(reader.bad(format_args!("#{id} uses {name} twice")));
@@ -698,15 +726,24 @@ impl Gridiron {
         }
         for (name, next) in [("change", false), ("change-next", true)] {
             for (id, change) in self.per_piece(reader, name, reader.get(name))? {
-                let change: i8 = reader.number(change, "a movement change is a number such as -1")?;
+                let change: i8 =
+                    reader.number(change, "a movement change is a number such as -1")?;
                 let piece = self.piece_mut(id);
-                *(if next { &mut piece.change_next } else { &mut piece.change_now }) = change;
+                *(if next {
+                    &mut piece.change_next
+                } else {
+                    &mut piece.change_now
+                }) = change;
             }
         }
         for (name, next) in [("chopped", false), ("chopped-next", true)] {
             for id in self.piece_ids(reader, name, reader.get(name))? {
                 let piece = self.piece_mut(id);
-                *(if next { &mut piece.frozen_next } else { &mut piece.frozen_now }) = true;
+                *(if next {
+                    &mut piece.frozen_next
+                } else {
+                    &mut piece.frozen_now
+                }) = true;
             }
         }
         for name in ["jammed", "anchored", "sealing"] {
@@ -754,9 +791,9 @@ impl Gridiron {
     ) -> Result<Vec<(u32, &'t str)>, RuleError> {
         let mut items: Vec<(u32, &'t str)> = Vec::new();
         for item in value.into_iter().flat_map(|v| v.split(',')) {
-            let (id, value) = item
-                .split_once(':')
-                .ok_or_else(|| reader.bad(format_args!("{name}=<id>:<value>,... reads no `{item}`")))?;
+            let (id, value) = item.split_once(':').ok_or_else(|| {
+                reader.bad(format_args!("{name}=<id>:<value>,... reads no `{item}`"))
+            })?;
             let id = self.read_piece_id(reader, name, id)?;
             if items.iter().any(|(seen, _)| *seen == id) {
                 return Err(reader.bad(format_args!("`{name}` names #{id} twice")));
@@ -767,7 +804,12 @@ impl Gridiron {
     }
 
     /// `name=<id>,...`, each piece at most once.
-    fn piece_ids(&self, reader: &Reader, name: &str, value: Option<&str>) -> Result<Vec<u32>, RuleError> {
+    fn piece_ids(
+        &self,
+        reader: &Reader,
+        name: &str,
+        value: Option<&str>,
+    ) -> Result<Vec<u32>, RuleError> {
         let mut ids = Vec::new();
         for id in value.into_iter().flat_map(|v| v.split(',')) {
             let id = self.read_piece_id(reader, name, id)?;
@@ -801,9 +843,8 @@ impl Gridiron {
             self.committed[seat.index()] = true;
         }
         if self.committed == [true, true] {
-            return Err(reader.bad(
-                "once both teams committed the rules reveal the rosters or run the orders",
-            ));
+            return Err(reader
+                .bad("once both teams committed the rules reveal the rosters or run the orders"));
         }
         if self.defense_reacting() {
             self.committed[self.offense.index()] = true;
@@ -880,7 +921,10 @@ impl Gridiron {
                         .and_then(|id| self.piece_opt(id))
                         .is_some_and(|p| p.owner == seat);
                     if !own {
-                        return Err(reader.bad(format_args!("`{item}` orders no piece of {}", field::seat_name(seat))));
+                        return Err(reader.bad(format_args!(
+                            "`{item}` orders no piece of {}",
+                            field::seat_name(seat)
+                        )));
                     }
                 } else {
                     self.check(seat, &action)
