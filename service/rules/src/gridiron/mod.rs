@@ -17,6 +17,7 @@ mod movement;
 mod notation;
 mod orders;
 mod position;
+mod position_reading;
 mod refusals;
 pub mod roster;
 pub mod rules;

@@ -559,6 +559,13 @@ fn malformed_and_misplaced_parts_are_refused_with_the_reason() {
             "writes the holder as `?`",
         ),
         (
+            format!(
+                "{} phase=snap fake=1,6 keeper=? orders.home=#3_h11.c",
+                BASE.replace(" 1 1 1-0", " ? 1 1-0")
+            ),
+            "the offence's orders are unknown too",
+        ),
+        (
             "-/- home 0 0 0 - 0 0-0 0-0 roster.home=BQQ".to_owned(),
             "at most one qb",
         ),
