@@ -89,6 +89,26 @@ fn assert_alike(real: &Gridiron, rebuilt: &Gridiron, context: &str) {
         );
     }
     assert_eq!(rebuilt.position(), real.position(), "position {context}");
+    assert_parts_in_order(&real.position());
+}
+
+/// The parts after the nine fields come in the documented order, each once.
+fn assert_parts_in_order(position: &str) {
+    let indices: Vec<usize> = position
+        .split(' ')
+        .skip(9)
+        .map(|part| {
+            let name = part.split_once('=').expect("a part is name=value").0;
+            super::position::PARTS
+                .iter()
+                .position(|known| *known == name)
+                .expect(name)
+        })
+        .collect();
+    assert!(
+        indices.is_sorted_by(|a, b| a < b),
+        "parts out of order in {position}"
+    );
 }
 
 /// What a seat sees of a game rebuilt from its view is what it sees of the real one.
