@@ -181,6 +181,19 @@ impl Gridiron {
     }
 
     fn finish(&mut self, events: &mut Events) {
+        let outcome = self.final_outcome();
+        events.push(Emitted::public(Event::GameEnded {
+            winner: outcome.winner,
+            scores: outcome.scores.clone(),
+        }));
+        self.outcome = Some(outcome);
+        self.phase = Phase::Over;
+        self.plans = [Vec::new(), Vec::new()];
+        self.committed = [false, false];
+    }
+
+    /// How the match ends with the current score and period.
+    pub(crate) fn final_outcome(&self) -> Outcome {
         let winner = match self.scores[0].cmp(&self.scores[1]) {
             std::cmp::Ordering::Greater => Some(HOME),
             std::cmp::Ordering::Less => Some(AWAY),
@@ -191,18 +204,11 @@ impl Gridiron {
             (Some(_), false) => "highest score at the end of regulation".to_owned(),
             (Some(_), true) => "highest score after overtime".to_owned(),
         };
-        self.outcome = Some(Outcome {
+        Outcome {
             winner,
             scores: self.scores.to_vec(),
             reason,
-        });
-        self.phase = Phase::Over;
-        self.plans = [Vec::new(), Vec::new()];
-        self.committed = [false, false];
-        events.push(Emitted::public(Event::GameEnded {
-            winner,
-            scores: self.scores.to_vec(),
-        }));
+        }
     }
 }
 

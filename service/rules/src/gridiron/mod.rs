@@ -4,7 +4,8 @@
 //! `docs/rules/gridiron.md` explains every rule and decision; the submodules follow the game:
 //! [`field`] (geometry and spots), [`roster`] (kinds, abilities, rosters), [`orders`] (planning),
 //! [`movement`] (executing orders), [`abilities`], [`dice`] (collisions and passes), [`downs`]
-//! (downs, drives, periods), [`flow`] (phases and the [`Game`] glue), [`notation`], [`views`];
+//! (downs, drives, periods), [`flow`] (phases and the [`Game`] glue), [`notation`] (actions),
+//! [`position`] (the whole state as text), [`views`], [`sampling`] (what a viewer cannot see);
 //! [`rules`] lists the rules a refusal cites, and [`refusals`] how a check words one.
 
 mod abilities;
@@ -15,12 +16,16 @@ mod flow;
 mod movement;
 mod notation;
 mod orders;
+mod position;
+mod position_reading;
 mod refusals;
 pub mod roster;
 pub mod rules;
 mod sampling;
 mod views;
 
+#[cfg(test)]
+mod position_tests;
 #[cfg(test)]
 mod refusal_tests;
 #[cfg(test)]
@@ -498,7 +503,9 @@ impl Game for Gridiron {
             rules_version: "1",
             position_notation: "home pieces/away pieces (captain first, e.g. Bh8.c), offense, \
                                 down, line of scrimmage, first-down line, ball holder id, period, \
-                                possessions home-away, score home-away",
+                                possessions home-away, score home-away; then name=value parts \
+                                for the rest of the state (phase=, turn=, orders.home=, ...), \
+                                ? for what the viewer cannot see",
         }
     }
 
@@ -568,8 +575,13 @@ impl Game for Gridiron {
         self.sample_for(seat, rng)
     }
 
+    /// The whole state: both teams' hidden choices are written out (the host's view).
     fn position(&self) -> String {
-        self.position_text()
+        self.position_text(sampling::Hidden::default())
+    }
+
+    fn position_for(&self, viewer: Viewer) -> String {
+        self.position_for_viewer(viewer)
     }
 
     fn action_visibility(&self, seat: Seat, action: &Action) -> Visibility {

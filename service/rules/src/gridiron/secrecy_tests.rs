@@ -95,7 +95,7 @@ fn seen(game: &Gridiron, viewer: Viewer, probes: &[Action]) -> Seen {
         turn: game.turn(),
         board: game.board(viewer),
         details: game.details(viewer),
-        position: game.position(),
+        position: game.position_for(viewer),
         legal,
         answers,
     }
