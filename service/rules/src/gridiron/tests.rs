@@ -1280,7 +1280,8 @@ fn play_action_hides_the_ball_from_the_defence_only() {
         let ball = game.board(viewer).ball.unwrap();
         assert_eq!((ball.holder, ball.square), (None, None));
         assert_eq!(ball.possible_holders, vec![1, 6]);
-        assert!(!game.position().contains(" 6 1 1-0"));
+        assert!(!game.position_for(viewer).contains(" 6 1 1-0"));
+        assert!(!game.position_for(viewer).contains("keeper=6"));
     }
     assert_eq!(game.board(Viewer::Seat(HOME)).ball.unwrap().holder, Some(6));
     // When the two separate, the ball shows again at the end of the turn.
