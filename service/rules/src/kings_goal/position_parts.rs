@@ -28,6 +28,7 @@ impl KingsGoal {
             return eight;
         }
         let picks = self.picks_text();
+        // The shortest form that reads back as this very state.
         if let Ok(mut read) = Self::from_position(&eight, self.moves_per_half) {
             if read == *self {
                 return eight;
