@@ -111,7 +111,6 @@ fn chessyball_position_holds_the_whole_state() {
 }
 
 #[test]
-#[ignore = "kings-goal rebuilt from its mid-game position shows another board view"]
 fn kings_goal_position_holds_the_whole_state() {
     check::<kings_goal::KingsGoal>(60);
 }

@@ -13,6 +13,7 @@ mod moves;
 mod notation;
 mod play_refusal;
 mod position;
+mod position_parts;
 #[cfg(test)]
 mod refusal_tests;
 pub mod rules;
@@ -560,7 +561,9 @@ impl Game for KingsGoal {
             rules_version: "2",
             position_notation: "FEN-like: ranks 8..1 (upper case white, lower case black), \
                                 phase, side to act, ball square, half:plies, score, kicking side \
-                                (* = kick-off pass pending), white/black pieces in hand",
+                                (* = kick-off pass pending), white/black pieces in hand; \
+                                optionally white/black picks of this restart and the piece \
+                                ids in board order:next id",
         }
     }
 

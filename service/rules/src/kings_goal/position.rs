@@ -13,9 +13,13 @@
 //! - hands: `<white>/<black>`, in the choice phase the picks made so far, in placement the
 //!   pieces still to place, `-` for none.
 //!
+//! Two optional parts may follow (see `position_parts`): the picks of this restart and the piece
+//! ids. Without them a position reads as a start: picks derived from the pieces, ids handed out
+//! afresh. The writer adds them only when the eight fields alone would read as another state.
+//!
 //! The start of a match is `8/8/8/8/8/8/8/8 choice w - 1:0 0-0 w -/-`.
 
-use super::setup::{PICKS, choosable};
+use super::setup::{PICKS, choosable, complete_picks};
 use super::{
     BLACK, KingsGoal, Phase, PieceKind, WHITE, in_half, is_goal_of, kickoff_square, seat_name,
 };
@@ -26,7 +30,7 @@ fn side_letter(seat: Seat) -> char {
     if seat == WHITE { 'w' } else { 'b' }
 }
 
-fn hand_text(kinds: &[PieceKind]) -> String {
+pub(super) fn hand_text(kinds: &[PieceKind]) -> String {
     if kinds.is_empty() {
         "-".to_owned()
     } else {
@@ -34,7 +38,7 @@ fn hand_text(kinds: &[PieceKind]) -> String {
     }
 }
 
-fn invalid(message: impl Into<String>) -> RuleError {
+pub(super) fn invalid(message: impl Into<String>) -> RuleError {
     RuleError::invalid_position(message)
 }
 
@@ -46,7 +50,7 @@ fn parse_side(text: &str, field: &str) -> Result<Seat, RuleError> {
     }
 }
 
-fn parse_hand(text: &str) -> Result<Vec<PieceKind>, RuleError> {
+pub(super) fn parse_hand(text: &str) -> Result<Vec<PieceKind>, RuleError> {
     if text == "-" {
         return Ok(Vec::new());
     }
@@ -59,13 +63,14 @@ fn parse_hand(text: &str) -> Result<Vec<PieceKind>, RuleError> {
         .collect()
 }
 
-fn parse_count(text: &str, what: &str) -> Result<u32, RuleError> {
+pub(super) fn parse_count(text: &str, what: &str) -> Result<u32, RuleError> {
     text.parse()
         .map_err(|_| invalid(format!("{what} must be a number, got `{text}`")))
 }
 
 impl KingsGoal {
-    pub(super) fn to_position(&self) -> String {
+    /// The eight fields, without the optional picks and piece ids.
+    pub(super) fn eight_fields(&self) -> String {
         let mut ranks = Vec::new();
         for rank in (1..=8).rev() {
             let mut row = String::new();
@@ -121,13 +126,13 @@ impl KingsGoal {
 
     pub(super) fn from_position(text: &str, moves_per_half: u32) -> Result<Self, RuleError> {
         let fields: Vec<&str> = text.split_whitespace().collect();
-        let [ranks, phase, to_act, ball, clock, score, kicking, hands] = fields[..] else {
-            return Err(invalid(format!(
-                "a position has 8 fields (ranks phase to-act ball half:plies score kicking \
-                 hands), got {}; the start is `8/8/8/8/8/8/8/8 choice w - 1:0 0-0 w -/-`",
-                fields.len()
-            )));
+        let (eight, optional) = fields.split_at(fields.len().min(8));
+        let [ranks, phase, to_act, ball, clock, score, kicking, hands] = eight[..] else {
+            return Err(Self::field_count_error(fields.len()));
         };
+        if optional.len() > 2 {
+            return Err(Self::field_count_error(fields.len()));
+        }
         let mut game = Self::fresh(moves_per_half);
         game.read_ranks(ranks)?;
         game.phase = match phase {
@@ -180,7 +185,21 @@ impl KingsGoal {
             Phase::Placement => game.check_placement(hands, ball)?,
             _ => game.check_play(hands, ball)?,
         }
+        if let Some(picks) = optional.first() {
+            game.read_picks(picks)?;
+        }
+        if let Some(ids) = optional.get(1) {
+            game.read_ids(ids)?;
+        }
         Ok(game)
+    }
+
+    fn field_count_error(count: usize) -> RuleError {
+        invalid(format!(
+            "a position has 8 fields (ranks phase to-act ball half:plies score kicking hands), \
+             optionally followed by the picks and the piece ids, got {count}; the start is \
+             `8/8/8/8/8/8/8/8 choice w - 1:0 0-0 w -/-`"
+        ))
     }
 
     fn read_ranks(&mut self, ranks: &str) -> Result<(), RuleError> {
@@ -291,14 +310,7 @@ impl KingsGoal {
                     picks.push(kind);
                 }
             }
-            let mut checked = Vec::new();
-            let valid_picks = picks.len() == PICKS
-                && picks.iter().all(|k| {
-                    let ok = choosable(&checked, *k, seat == self.kicking);
-                    checked.push(*k);
-                    ok
-                });
-            if !compulsory.is_empty() || !valid_picks {
+            if !compulsory.is_empty() || !complete_picks(&picks, seat == self.kicking) {
                 return Err(invalid(format!(
                     "{}'s pieces on the board and in hand must be K, P, P and three picks{}",
                     seat_name(seat),

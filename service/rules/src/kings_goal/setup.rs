@@ -15,7 +15,7 @@ use crate::geometry::Square;
 pub(super) const PICKS: usize = 3;
 
 /// Every side fields these whatever it picks.
-const COMPULSORY: [PieceKind; 3] = [PieceKind::King, PieceKind::Pawn, PieceKind::Pawn];
+pub(super) const COMPULSORY: [PieceKind; 3] = [PieceKind::King, PieceKind::Pawn, PieceKind::Pawn];
 
 /// The kinds offered in the choice phase, in the order legal actions list them.
 const CHOOSABLE: [PieceKind; 5] = [
@@ -65,6 +65,11 @@ pub(super) fn choosable(chosen: &[PieceKind], kind: PieceKind, kicks_off: bool) 
             || !last_pick
             || kind.can_kick_off()
             || chosen.iter().any(|k| k.can_kick_off()))
+}
+
+/// Whether `picks`, taken in this order, are a side's three picks complete.
+pub(super) fn complete_picks(picks: &[PieceKind], kicks_off: bool) -> bool {
+    picks.len() == PICKS && (0..PICKS).all(|i| choosable(&picks[..i], picks[i], kicks_off))
 }
 
 /// Why a single placement is refused, before the words are put together.

@@ -529,7 +529,12 @@ fn carrying_the_ball_onto_an_opponent_goal_square_scores() {
     assert_eq!(game.turn().phase, "choice");
     assert_eq!(game.turn().to_act, vec![BLACK]);
     assert_eq!(game.plies, 1);
-    assert_eq!(game.position(), "8/8/8/8/8/8/8/8 choice b - 1:1 1-0 b -/-");
+    // The custom start handed out ids 1-3, so the position names the next id (the next
+    // restart's pieces start from it) after the empty picks.
+    assert_eq!(
+        game.position(),
+        "8/8/8/8/8/8/8/8 choice b - 1:1 1-0 b -/- -/- -:4"
+    );
 }
 
 #[test]
@@ -797,6 +802,224 @@ fn invalid_positions_are_refused_with_the_reason() {
         ),
     ] {
         let err = KingsGoal::new(&spec(Some(text), 45)).unwrap_err();
+        assert_eq!(err.kind, RuleErrorKind::InvalidPosition, "{text}");
+        assert!(err.message.contains(reason), "{text}: {}", err.message);
+    }
+}
+
+/// The ids of the board view, in the order the ranks of the notation list the pieces.
+fn ids_in_rank_order(game: &KingsGoal) -> Vec<u32> {
+    game.in_rank_order().iter().map(|p| p.id).collect()
+}
+
+#[test]
+fn a_mid_match_position_holds_the_picks_and_the_piece_ids() {
+    let mut game = KingsGoal::new(&spec(None, 45)).unwrap();
+    for text in ["+default", "+default", "@default", "@default"] {
+        play(&mut game, text);
+    }
+    // White places its kick-off rook first, then K P P N Q: ids 1-6; black K P P N R Q: 7-12.
+    let text = game.position();
+    assert_eq!(
+        text,
+        "3k4/2nq4/2p2p2/4r3/4R3/2P2P2/2N1Q3/3K4 play w e4 1:0 0-0 w* -/- QRN/QRN \
+         7,10,12,8,9,11,1,3,4,5,6,2:13"
+    );
+    let rebuilt = at(&text);
+    assert_eq!(rebuilt, game);
+    assert_eq!(
+        rebuilt.board(Viewer::Spectator),
+        game.board(Viewer::Spectator)
+    );
+    assert_eq!(
+        rebuilt.details(Viewer::Spectator).chosen,
+        [kinds("QRN"), kinds("QRN")]
+    );
+    // The eight fields alone read as a start: no picks known, ids 1-12 in rank order.
+    let eight: Vec<&str> = text.split(' ').take(8).collect();
+    let short = at(&eight.join(" "));
+    assert_eq!(short.chosen, [Vec::new(), Vec::new()]);
+    assert_eq!(ids_in_rank_order(&short), (1..=12).collect::<Vec<_>>());
+}
+
+fn kinds(letters: &str) -> Vec<PieceKind> {
+    letters
+        .chars()
+        .map(|c| PieceKind::from_letter(c).unwrap())
+        .collect()
+}
+
+#[test]
+fn each_optional_part_is_written_only_when_the_eight_fields_would_read_as_another_state() {
+    // White picked Q, R, N but placed the rook first: read from the board and the hand, the
+    // picks would come out R, Q, N. The ids follow the placement, as the reader's do.
+    let mut game = at(START);
+    for text in ["+default", "+default", "R@e4"] {
+        play(&mut game, text);
+    }
+    assert_eq!(
+        game.position(),
+        "8/8/8/8/4R3/8/8/8 placement b - 1:0 0-0 w KPPQN/KPPQRN QRN/QRN"
+    );
+    // Picks in their derived order need no part.
+    let mut game = at(START);
+    for text in ["+R", "+Q", "+N", "+default", "R@e4"] {
+        play(&mut game, text);
+    }
+    assert_eq!(
+        game.position(),
+        "8/8/8/8/4R3/8/8/8 placement b - 1:0 0-0 w KPPQN/KPPQRN"
+    );
+    // After a goal the board is empty, but the next restart's ids must not reuse 1-3.
+    let mut game = at("5k2/8/8/2R5/8/8/8/3K4 play w c5 1:0 0-0 w -/-");
+    play(&mut game, "Rc8");
+    assert_eq!(
+        game.position(),
+        "8/8/8/8/8/8/8/8 choice b - 1:1 1-0 b -/- -/- -:4"
+    );
+}
+
+#[test]
+fn positions_with_picks_and_piece_ids_round_trip() {
+    for text in [
+        "8/8/8/8/8/8/8/8 choice b - 1:3 1-0 b -/QN -/QN -:25",
+        "8/8/8/8/4R3/8/8/8 placement b - 1:0 0-0 w KPPQN/KPPQRN QRN/QRN",
+        "3k4/8/8/8/4R3/8/8/8 placement w - 1:0 0-0 w KPPQN/PPQRB QRN/BQR 20,19:21",
+        "4k3/8/8/8/R2p4/8/8/3K4 play b a4 1:17 2-1 w -/- QRN/-",
+        // Black's rook, bishop and knight can only be pawns it picked, promoted.
+        "r2k4/2p2p2/3b4/4n3/4R3/2P5/3N1P2/B3K3 play w e4 1:0 0-0 w* -/- RBN/PPP",
+        "4k3/8/8/8/R2p4/8/8/3K4 play b a4 1:17 2-1 w -/- QRN/PPB 30,14,27,2:31",
+        "4k3/8/8/8/R2p4/8/8/3K4 play b a4 1:17 2-1 w -/- -/- 30,14,27,2:31",
+    ] {
+        assert_eq!(at(text).position(), text);
+    }
+}
+
+#[test]
+fn the_piece_ids_given_are_the_ones_the_views_and_events_use() {
+    let game = at("4k3/8/8/8/R2p4/8/8/3K4 play b a4 1:17 2-1 w -/- QRN/PPB 30,14,27,2:31");
+    let view = game.board(Viewer::Spectator);
+    let listed: Vec<(u32, Square)> = view.pieces.iter().map(|p| (p.id, p.square)).collect();
+    assert_eq!(
+        listed,
+        [
+            (2, sq("d1")),
+            (14, sq("a4")),
+            (27, sq("d4")),
+            (30, sq("e8"))
+        ]
+    );
+    assert_eq!(view.ball.unwrap().holder, Some(14));
+    // The next id is where the pieces of the next restart start.
+    let mut game = at("5k2/8/8/2R5/8/8/8/3K4 play w c5 1:0 0-0 w -/- -/- 7,9,3:12");
+    let events = play(&mut game, "Rc8");
+    assert!(events.contains(&Event::Moved {
+        piece: 9,
+        from: sq("c5"),
+        to: sq("c8"),
+        with_ball: true
+    }));
+    for text in ["+default", "+default"] {
+        play(&mut game, text);
+    }
+    let events = play(&mut game, "@default");
+    assert!(matches!(events[0], Event::Placed { piece: 12, .. }));
+}
+
+#[test]
+fn an_old_position_reads_as_before() {
+    // Ids 1, 2, ... in the order the ranks list the pieces, no picks known in play.
+    let game = at(KICKOFF);
+    assert_eq!(ids_in_rank_order(&game), (1..=12).collect::<Vec<_>>());
+    assert_eq!(game.next_id, 13);
+    assert_eq!(game.chosen, [Vec::new(), Vec::new()]);
+    // Written out in full, the same meaning reads as the same state and is written short.
+    let whole = format!("{KICKOFF} -/- 1,2,3,4,5,6,7,8,9,10,11,12:13");
+    assert_eq!(at(&whole), game);
+    assert_eq!(at(&whole).position(), KICKOFF);
+    // In placement the picks come from the pieces on the board and in hand.
+    let placing = "3k4/8/8/8/4R3/8/8/8 placement w - 1:0 0-0 w KPPQN/PPQRB";
+    let game = at(placing);
+    assert_eq!(game.chosen, [kinds("RQN"), kinds("QRB")]);
+    assert_eq!(at(&format!("{placing} RQN/QRB 2,1:3")), game);
+}
+
+#[test]
+fn a_finished_match_is_written_in_its_eight_fields() {
+    let mut game = KingsGoal::new(&spec(
+        Some("5k2/8/8/2R5/8/8/8/3K4 play w c5 2:1 0-0 w -/- RQN/- 7,9,3:12"),
+        1,
+    ))
+    .unwrap();
+    play(&mut game, "Rc8");
+    assert_eq!(
+        game.position(),
+        "2R2k2/8/8/8/8/8/8/3K4 over - - 2:2 1-0 w -/-"
+    );
+}
+
+#[test]
+fn malformed_picks_and_piece_ids_are_refused_naming_the_part() {
+    let play = "r2k4/2p2p2/3b4/4n3/4R3/2P5/3N1P2/B3K3 play w e4 1:0 0-0 w* -/-";
+    for (text, reason) in [
+        (format!("{START} -/- -:1 extra"), "8 fields"),
+        (format!("{START} QRN"), "the picks are `<white>/<black>`"),
+        (format!("{START} x/-"), "the picks `x/-`"),
+        (
+            "8/8/8/8/8/8/8/8 choice b - 1:3 1-0 b -/QN -/NQ".to_owned(),
+            "the picks repeat the hands",
+        ),
+        (
+            "8/8/8/8/4R3/8/8/8 placement b - 1:0 0-0 w KPPQN/KPPQRN QRB/QRN".to_owned(),
+            "white's picks are its pieces beyond K, P, P",
+        ),
+        (
+            format!("{play} PPP/-"),
+            "white's picks `PPP` are not three picks",
+        ),
+        (
+            format!("{play} QRN/-"),
+            "white's pieces on the board cannot be",
+        ),
+        (
+            format!("{play} -/QRN"),
+            "black's pieces on the board cannot be",
+        ),
+        (
+            format!("{START} -/- 1,2"),
+            "the piece ids are `<id>,<id>,...:<next id>`",
+        ),
+        (
+            format!("{START} -/- -:x"),
+            "the next piece id must be a number",
+        ),
+        (
+            format!("{START} -/- 1:2"),
+            "name 1 pieces but the board has 0",
+        ),
+        (format!("{START} -/- -:0"), "must be above 0"),
+        (
+            format!("{play} -/- 1,2,3,4,5,6,7,8,9,10,11,x:13"),
+            "a piece id must be a number",
+        ),
+        (
+            format!("{play} -/- 1,2,3,4,5,6,7,8,9,10,11:13"),
+            "name 11 pieces but the board has 12",
+        ),
+        (
+            format!("{play} -/- 0,2,3,4,5,6,7,8,9,10,11,12:13"),
+            "ids start at 1",
+        ),
+        (
+            format!("{play} -/- 1,1,3,4,5,6,7,8,9,10,11,12:13"),
+            "give two pieces one id",
+        ),
+        (
+            format!("{play} -/- 1,2,3,4,5,6,7,8,9,10,11,12:12"),
+            "must be above 12",
+        ),
+    ] {
+        let err = KingsGoal::new(&spec(Some(&text), 45)).unwrap_err();
         assert_eq!(err.kind, RuleErrorKind::InvalidPosition, "{text}");
         assert!(err.message.contains(reason), "{text}: {}", err.message);
     }
