@@ -116,7 +116,6 @@ fn kings_goal_position_holds_the_whole_state() {
 }
 
 #[test]
-#[ignore = "xfutebol reads the mid-turn position as the first action of turn 1"]
 fn xfutebol_position_holds_the_whole_state() {
     check::<xfutebol::XFutebol>(60);
 }

@@ -12,6 +12,9 @@ mod flow;
 mod geometry;
 mod lineup;
 mod notation;
+mod position;
+#[cfg(test)]
+mod position_tests;
 #[cfg(test)]
 mod refusal_tests;
 mod refusals;
@@ -396,11 +399,13 @@ impl Game for XFutebol {
             draws_possible: false,
             options: option_specs(),
             rules_version: "2",
-            position_notation: "h:<pieces>;a:<pieces>;ball:<square>;to:<h|a> with pieces like \
-                                Kd1,Dc2,LDd3[75.80.70.85.50] (role, slot role for specials, \
-                                square, optional attributes) in shirt order, optional ball \
-                                (default: the kick-off square) and score/fouls/sprints/half/\
-                                played",
+            position_notation: "h:<pieces>;a:<pieces>;ball:<square|->;to:<h|a> with pieces like \
+                                Kd1,Dc2,LDd3[75.80.70.85.50],Ae12@e8 (role, slot role for \
+                                specials, square, lineup square if elsewhere, optional \
+                                attributes) in shirt order, then optional fields for the rest \
+                                of the state: score/fouls/sprints/half/played, phase, turn, \
+                                left, moved, reds, first, formations, placed, then, freekick, \
+                                shootout, offsets (defaults: a fresh turn of play)",
         }
     }
 

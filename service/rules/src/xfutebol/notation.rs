@@ -1,30 +1,20 @@
-//! Action notation and position notation.
+//! Action notation (the position notation is in `position`).
 //!
 //! Actions: `c2-c3` (MOVE), `sprint c2-c4`, `pass c2-c4`, `long c2-c5`, `long c2-c4-f4`
 //! (curved through c4), `dribble c2-d3`, `challenge c2-d3`, `shoot e13-d16`,
 //! `longshoot e10-d16`, `longshoot e10-e11-d16`, `freekick e12-e16`, `penalty e8`,
 //! `sendoff c2`, `end`; lineup: `default`, `formation 4-3-3`, `c2=L`, `place c2-c4`,
 //! `confirm`.
-//!
-//! Positions: `h:Kd1,Dc2,LDd3;a:Kd16,...;ball:e8;to:h;score:0-0;fouls:0-0;sprints:0-0;half:1;
-//! played:0`. A piece is its role letter, the slot letter for specials, then its square
-//! (`~N` after it when resting: it comes back at its team's N-th turn start from now; `-`
-//! instead of a square when sent off), then
-//! optional attributes `[speed.skill.strength.goal.defense]`.
 
 use std::fmt;
 use std::str::FromStr;
 
-use crate::game::{RuleError, Seat};
+use crate::game::RuleError;
 use crate::geometry::Square;
 
 use super::actions::Action;
-use super::geometry::{in_own_half, kick_off_square, on_board};
-use super::lineup::{
-    Attributes, Formation, LineupProgress, Piece, Role, Special, Status, check_custom_team,
-    piece_id,
-};
-use super::{AWAY, Ball, HOME, Phase, XFutebol};
+use super::geometry::on_board;
+use super::lineup::{Formation, Special};
 
 fn special_letter(special: Special) -> char {
     special.role().symbol()
@@ -92,7 +82,7 @@ impl fmt::Display for Action {
     }
 }
 
-fn square(text: &str) -> Result<Square, RuleError> {
+pub(super) fn square(text: &str) -> Result<Square, RuleError> {
     Square::parse(text)
         .filter(|s| on_board(*s))
         .ok_or_else(|| RuleError::malformed(format!("`{text}` is not a square from a1 to h16")))
@@ -214,264 +204,12 @@ impl FromStr for Action {
     }
 }
 
-fn pair_text(values: [u32; 2]) -> String {
-    format!("{}-{}", values[0], values[1])
-}
-
-fn parse_pair(key: &str, text: &str) -> Result<[u32; 2], RuleError> {
-    let bad =
-        || RuleError::invalid_position(format!("`{key}:{text}` should look like `{key}:1-0`"));
-    let (a, b) = text.split_once('-').ok_or_else(bad)?;
-    Ok([a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?])
-}
-
-impl XFutebol {
-    pub(super) fn write_position(&self) -> String {
-        // Shirt order, so that reading a team back (numbers follow the order) keeps every
-        // piece's number and id.
-        let team = |seat: Seat| -> String {
-            let mut team: Vec<&Piece> = self.pieces.iter().filter(|p| p.seat == seat).collect();
-            team.sort_by_key(|p| p.id);
-            team.into_iter()
-                .map(|p| {
-                    let mut token = p.role().symbol().to_string();
-                    if p.special.is_some() {
-                        token.push(p.slot.symbol());
-                    }
-                    match p.status {
-                        Status::OnPitch(square) => token.push_str(&square.to_string()),
-                        Status::Resting {
-                            turns_left,
-                            left_from,
-                        } => token.push_str(&format!("{left_from}~{}", turns_left + 1)),
-                        Status::SentOff => token.push('-'),
-                    }
-                    if p.attributes != p.role().attributes() {
-                        let [a, b, c, d, e] = p.attributes.as_array();
-                        token.push_str(&format!("[{a}.{b}.{c}.{d}.{e}]"));
-                    }
-                    token
-                })
-                .collect::<Vec<_>>()
-                .join(",")
-        };
-        let ball = self
-            .ball_square()
-            .map_or_else(|| "-".to_owned(), |s| s.to_string());
-        format!(
-            "h:{};a:{};ball:{ball};to:{};score:{};fouls:{};sprints:{};half:{};played:{}",
-            team(HOME),
-            team(AWAY),
-            if self.to_act == HOME { "h" } else { "a" },
-            pair_text(self.score),
-            pair_text(self.fouls),
-            pair_text(self.sprints),
-            self.half,
-            self.movements_played
-        )
-    }
-
-    /// A custom start: the match begins in play, lineups done, the named side to move.
-    pub(super) fn load_position(&mut self, text: &str) -> Result<(), RuleError> {
-        self.load_position_unchecked(text)?;
-        for seat in [HOME, AWAY] {
-            check_custom_team(&self.pieces, seat)?;
-            for piece in self.pieces.iter().filter(|p| p.seat == seat) {
-                if let Some(square) = piece.square()
-                    && piece.slot == Role::Keeper
-                    && !in_own_half(seat, square)
-                {
-                    return Err(RuleError::invalid_position(format!(
-                        "the keeper on {square} must start in its own half"
-                    )));
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Reads a position without checking team make-up (also used by tests for small scenes).
-    pub(super) fn load_position_unchecked(&mut self, text: &str) -> Result<(), RuleError> {
-        let mut pieces: Vec<Piece> = Vec::new();
-        let mut ball = None;
-        let mut to_act = None;
-        for field in text.trim().split(';') {
-            let (key, value) = field.split_once(':').ok_or_else(|| {
-                RuleError::invalid_position(format!("`{field}` should be `key:value`"))
-            })?;
-            match key.trim() {
-                "h" => self.read_team(HOME, value, &mut pieces)?,
-                "a" => self.read_team(AWAY, value, &mut pieces)?,
-                "ball" => {
-                    ball = Some(square(value).map_err(|e| RuleError::invalid_position(e.message))?)
-                }
-                "to" => {
-                    to_act = Some(match value {
-                        "h" => HOME,
-                        "a" => AWAY,
-                        _ => {
-                            return Err(RuleError::invalid_position(format!(
-                                "`to:{value}` should be `to:h` or `to:a`"
-                            )));
-                        }
-                    })
-                }
-                "score" => self.score = parse_pair("score", value)?,
-                "fouls" => self.fouls = parse_pair("fouls", value)?,
-                "sprints" => self.sprints = parse_pair("sprints", value)?,
-                "half" => {
-                    self.half = match value {
-                        "1" => 1,
-                        "2" => 2,
-                        _ => return Err(RuleError::invalid_position("`half` is 1 or 2")),
-                    }
-                }
-                "played" => {
-                    self.movements_played = value.parse().map_err(|_| {
-                        RuleError::invalid_position("`played` is a count of movements")
-                    })?
-                }
-                other => {
-                    return Err(RuleError::invalid_position(format!(
-                        "unknown field `{other}`; fields are h, a, ball, to, score, fouls, \
-                         sprints, half, played"
-                    )));
-                }
-            }
-        }
-        let mut squares: Vec<Square> = pieces.iter().filter_map(Piece::square).collect();
-        let count = squares.len();
-        squares.sort();
-        squares.dedup();
-        if squares.len() != count {
-            return Err(RuleError::invalid_position("two pieces share a square"));
-        }
-        let to_act = to_act.ok_or_else(|| RuleError::invalid_position("missing `to:h|a`"))?;
-        self.pieces = pieces;
-        self.ball = match ball {
-            Some(square) => match self.piece_at(square) {
-                Some(p) => Ball::Held(p.id),
-                None => Ball::Loose(square),
-            },
-            None => Ball::Loose(kick_off_square(to_act)),
-        };
-        if let Ball::Loose(square) = self.ball
-            && self.piece_at(square).is_some()
-        {
-            return Err(RuleError::invalid_position("the ball's square is taken"));
-        }
-        let formation = None;
-        self.lineups = [
-            LineupProgress {
-                formation,
-                placed: Vec::new(),
-                confirmed: true,
-            },
-            LineupProgress {
-                formation,
-                placed: Vec::new(),
-                confirmed: true,
-            },
-        ];
-        self.phase = Phase::Play;
-        self.first_kick_off = Some(to_act);
-        self.reset_turn(to_act);
-        Ok(())
-    }
-
-    fn read_team(&self, seat: Seat, text: &str, pieces: &mut Vec<Piece>) -> Result<(), RuleError> {
-        let tokens: Vec<&str> = text.split(',').filter(|t| !t.is_empty()).collect();
-        if tokens.len() > 11 {
-            return Err(RuleError::invalid_position("a team has at most 11 pieces"));
-        }
-        for (index, token) in tokens.iter().enumerate() {
-            let bad = |why: &str| {
-                RuleError::invalid_position(format!(
-                    "piece `{token}`: {why}; pieces look like Kd1, Dc2, LDd3, Ae8~2, D- or \
-                     Ac7[70.80.60.90.40]"
-                ))
-            };
-            let (body, attributes) = match token.split_once('[') {
-                Some((body, rest)) => {
-                    let values: Vec<u32> = rest
-                        .strip_suffix(']')
-                        .ok_or_else(|| bad("unclosed attributes"))?
-                        .split('.')
-                        .map(|v| v.parse().map_err(|_| bad("attributes are numbers")))
-                        .collect::<Result<_, _>>()?;
-                    let values: [u32; 5] = values
-                        .try_into()
-                        .map_err(|_| bad("five attributes are needed"))?;
-                    (body, Some(Attributes::from_array(values)))
-                }
-                None => (*token, None),
-            };
-            let mut chars = body.chars();
-            let role = chars
-                .next()
-                .and_then(Role::from_symbol)
-                .ok_or_else(|| bad("unknown role letter"))?;
-            let mut rest = chars.as_str();
-            let (slot, special) = match role {
-                Role::Dribbler | Role::Goaler | Role::LongExpert => {
-                    let special = match role {
-                        Role::Dribbler => Special::Dribbler,
-                        Role::Goaler => Special::Goaler,
-                        _ => Special::LongExpert,
-                    };
-                    let slot = match rest.chars().next().and_then(Role::from_symbol) {
-                        Some(slot @ (Role::Defender | Role::Midfielder | Role::Attacker)) => {
-                            rest = &rest[1..];
-                            slot
-                        }
-                        _ => Role::Attacker,
-                    };
-                    (slot, Some(special))
-                }
-                _ => (role, None),
-            };
-            let number = index as u8 + 1;
-            let id = piece_id(seat, number);
-            let (status, start) = if rest == "-" {
-                (Status::SentOff, Square::new(0, 0))
-            } else if let Some((at, turns)) = rest.split_once('~') {
-                let at = square(at).map_err(|e| bad(&e.message))?;
-                let turns: u32 = turns.parse().map_err(|_| bad("`~N` needs a number"))?;
-                if turns == 0 {
-                    return Err(bad("a resting piece rests at least 1 turn"));
-                }
-                (
-                    Status::Resting {
-                        turns_left: turns - 1,
-                        left_from: at,
-                    },
-                    at,
-                )
-            } else {
-                let at = square(rest).map_err(|e| bad(&e.message))?;
-                (Status::OnPitch(at), at)
-            };
-            pieces.push(Piece {
-                id,
-                seat,
-                number,
-                slot,
-                special,
-                attributes: attributes
-                    .unwrap_or_else(|| role.attributes().shifted(self.offsets[id as usize - 1])),
-                status,
-                start,
-            });
-        }
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::{Game, RuleErrorKind};
     use crate::xfutebol::tests::{position_game, sq};
+    use crate::xfutebol::{AWAY, HOME, XFutebol};
 
     #[test]
     fn every_action_kind_round_trips() {
