@@ -138,7 +138,8 @@ pub struct StoredMatch {
     pub seen_by_seat: BTreeMap<String, Seen>,
     /// `Match.turn`, for a match in play.
     pub turn: Option<TurnRecord>,
-    /// The spectator view's position notation (empty in games with hidden information).
+    /// The spectator view's position notation (in Gridiron with the hidden parts unknown), as
+    /// the current notation writes it: refreshed when a notation grew (the whole-state forms).
     pub position: String,
     /// For a match in play: each taken seat's legal actions in notation, sorted.
     pub legal_by_seat: BTreeMap<String, Vec<String>>,
