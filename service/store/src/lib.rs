@@ -22,6 +22,11 @@
 //! health service which state it is in. The failed batch's matches drop what they had not
 //! stored and come back from what was committed (see `hosting`).
 //!
+//! A write of a match may carry a fencing token: the token of the lease `match/<id>` its
+//! writer holds (see `leases.rs`). It commits only if the lease still has that token when its
+//! batch commits; otherwise that write alone is refused with [`StoreError::Fenced`], the rest
+//! of its batch commits, and the store stays writable.
+//!
 //! Beside matches the store keeps bots and their API keys (see `accounts.rs`), bots'
 //! inboxes, the seats they hold and the cursors of lifecycle followers (see `league.rs`),
 //! challenges and assigned matches (`matchmaking.rs`), ratings and the queue (`ratings.rs`),
@@ -29,6 +34,7 @@
 
 mod accounts;
 mod league;
+mod leases;
 mod matchmaking;
 pub mod metrics;
 mod packed;
@@ -45,6 +51,8 @@ use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
 pub use accounts::{ApiKeyRow, BotRow};
 pub use league::{BotSeatRow, FollowerStep, InboxRow, NewInboxItem};
+use leases::Committed;
+pub use leases::{Lease, LeaseHeld, LeaseLost, match_lease};
 pub use matchmaking::{
     AssignedMatchRow, AssignedState, BotCaps, BotLoad, ChallengeFilter, ChallengeRow,
     ChallengeState, Resolution, Resolved,
@@ -83,6 +91,17 @@ pub enum StoreError {
     /// names a bot that does not exist; nothing was written.
     #[error("{0}")]
     Conflict(String),
+    /// A write of the match carried a fencing token its lease no longer has (another holder
+    /// took it, or it was released); that write alone was refused and nothing of it written.
+    #[error(
+        "match {match_id}: its lease no longer has the fencing token {token}, so the write was \
+         refused"
+    )]
+    Fenced { match_id: String, token: u64 },
+    #[error(transparent)]
+    LeaseHeld(#[from] LeaseHeld),
+    #[error(transparent)]
+    LeaseLost(#[from] LeaseLost),
 }
 
 impl From<rusqlite::Error> for StoreError {
@@ -276,21 +295,39 @@ pub struct StoredMatch {
     pub answers: Vec<AnswerRow>,
 }
 
+/// A write of the group commit, with the fencing token it carries (`None`: unfenced).
 #[derive(Clone, Debug)]
 enum Write {
     Create {
         row: MatchRow,
         events: Vec<EventRow>,
         lifecycle: Vec<LifecycleRow>,
+        fence: Option<u64>,
     },
-    Append(Append),
+    Append {
+        append: Append,
+        fence: Option<u64>,
+    },
 }
 
 impl Write {
+    fn match_id(&self) -> &str {
+        match self {
+            Write::Create { row, .. } => &row.match_id,
+            Write::Append { append, .. } => &append.match_id,
+        }
+    }
+
+    fn fence(&self) -> Option<u64> {
+        match self {
+            Write::Create { fence, .. } | Write::Append { fence, .. } => *fence,
+        }
+    }
+
     fn lifecycle_mut(&mut self) -> &mut Vec<LifecycleRow> {
         match self {
             Write::Create { lifecycle, .. } => lifecycle,
-            Write::Append(append) => &mut append.lifecycle,
+            Write::Append { append, .. } => &mut append.lifecycle,
         }
     }
 }
@@ -310,10 +347,16 @@ enum Backend {
 }
 
 impl Backend {
-    async fn commit(&self, batch: Vec<Write>) -> Result<(), StoreError> {
+    /// Commits what [`admit`] lets through of `batch`, in one transaction, its lifecycle
+    /// entries numbered from `first_position`.
+    async fn commit(
+        &self,
+        batch: Vec<Write>,
+        first_position: u64,
+    ) -> Result<Committed, StoreError> {
         match self {
-            Self::Sqlite(store) => store.commit(batch).await,
-            Self::Postgres(store) => store.commit(batch).await,
+            Self::Sqlite(store) => store.commit(batch, first_position).await,
+            Self::Postgres(store) => store.commit(batch, first_position).await,
         }
     }
 
@@ -511,17 +554,43 @@ impl Store {
         events: Vec<EventRow>,
         lifecycle: Vec<LifecycleRow>,
     ) -> Result<(), StoreError> {
+        self.create_fenced(row, events, lifecycle, None).await
+    }
+
+    /// [`Store::create`], fenced by `fence` when it is given: the match is stored only if its
+    /// lease ([`match_lease`]) has that token when the write commits, and otherwise refused
+    /// alone with [`StoreError::Fenced`].
+    pub async fn create_fenced(
+        &self,
+        row: MatchRow,
+        events: Vec<EventRow>,
+        lifecycle: Vec<LifecycleRow>,
+        fence: Option<u64>,
+    ) -> Result<(), StoreError> {
         self.write(Write::Create {
             row,
             events,
             lifecycle,
+            fence,
         })
         .await
     }
 
     /// Appends to a match; returns once it is durable.
     pub async fn append(&self, append: Append) -> Result<(), StoreError> {
-        self.write(Write::Append(append)).await
+        self.append_fenced(append, None).await
+    }
+
+    /// [`Store::append`], fenced by `fence` when it is given: the append is written only if the
+    /// match's lease ([`match_lease`]) has that token when it commits, and otherwise refused
+    /// alone with [`StoreError::Fenced`] (nothing of it written: inputs, events, answer, status
+    /// or lifecycle entries).
+    pub async fn append_fenced(
+        &self,
+        append: Append,
+        fence: Option<u64>,
+    ) -> Result<(), StoreError> {
+        self.write(Write::Append { append, fence }).await
     }
 
     async fn write(&self, write: Write) -> Result<(), StoreError> {
@@ -1022,13 +1091,9 @@ struct Feed {
 }
 
 impl Feed {
-    /// Numbers the batch's lifecycle entries on from the last committed position, in order.
-    fn number(&self, batch: &mut [Write]) {
-        let first = *self.positions.borrow() + 1;
-        let rows = batch.iter_mut().flat_map(Write::lifecycle_mut);
-        for (position, row) in (first..).zip(rows) {
-            row.position = position;
-        }
+    /// Where the next batch's lifecycle entries are numbered from.
+    fn next_position(&self) -> u64 {
+        *self.positions.borrow() + 1
     }
 
     fn publish(&self, rows: Vec<LifecycleRow>) {
@@ -1099,36 +1164,41 @@ async fn write_loop(
             }
         }
         if !batch.is_empty() {
-            feed.number(&mut batch);
-            let committed: Vec<LifecycleRow> = batch
-                .iter_mut()
-                .flat_map(|write| write.lifecycle_mut().iter().cloned())
-                .collect();
+            let first_position = feed.next_position();
             let started = std::time::Instant::now();
-            let result = backend.commit(batch).await;
+            let result = backend.commit(batch, first_position).await;
             ::metrics::histogram!(metrics::COMMIT_SECONDS).record(started.elapsed());
             ::metrics::histogram!(metrics::COMMIT_WRITES).record(waiting.len() as f64);
-            match &result {
-                Ok(()) => feed.publish(committed),
+            match result {
+                Ok(committed) => {
+                    feed.publish(committed.lifecycle);
+                    for (done, outcome) in waiting.into_iter().zip(committed.outcomes) {
+                        if let Err(StoreError::Fenced { match_id, token }) = &outcome {
+                            tracing::warn!(match_id, token, "a fenced write was refused");
+                            ::metrics::counter!(metrics::FENCED_WRITES).increment(1);
+                        }
+                        // A caller that went away needs no answer.
+                        let _ = done.send(outcome);
+                    }
+                    // Only now, with every caller answered, housekeeping that need not delay
+                    // them.
+                    if let Err(error) = backend.after_batch().await {
+                        tracing::warn!(%error, "store housekeeping failed");
+                    }
+                }
                 Err(error) => {
                     tracing::error!(%error, writes = waiting.len(), "a batch of writes failed");
                     health.send_replace(StoreHealth::Unwritable(error.to_string()));
-                }
-            }
-            for done in waiting {
-                // A caller that went away needs no answer.
-                let _ = done.send(result.clone());
-            }
-            if result.is_ok() {
-                // Only now, with every caller answered, housekeeping that need not delay them.
-                if let Err(error) = backend.after_batch().await {
-                    tracing::warn!(%error, "store housekeeping failed");
-                }
-            } else if closing.is_none() {
-                match recover(&backend, &mut requests, &health, &feed).await {
-                    Recovery::Writable => {}
-                    Recovery::Closing(done) => closing = Some(done),
-                    Recovery::Abandoned => return,
+                    for done in waiting {
+                        let _ = done.send(Err(error.clone()));
+                    }
+                    if closing.is_none() {
+                        match recover(&backend, &mut requests, &health, &feed).await {
+                            Recovery::Writable => {}
+                            Recovery::Closing(done) => closing = Some(done),
+                            Recovery::Abandoned => return,
+                        }
+                    }
                 }
             }
         }

@@ -5,6 +5,12 @@
 pub const COMMIT_SECONDS: &str = "pitchmate_store_commit_seconds";
 /// Writes that went into one group commit (histogram).
 pub const COMMIT_WRITES: &str = "pitchmate_store_commit_writes";
+/// Writes refused because their fencing token was no longer their match's lease's (counter).
+pub const FENCED_WRITES: &str = "pitchmate_store_fenced_writes_total";
+/// Changes of leases this server made or found, by `change` (counter): `acquired` (a new
+/// token), `renewed` (the same token, later expiry), `lost` (a renewal or release found the
+/// lease taken or gone) and `released`.
+pub const LEASE_CHANGES: &str = "pitchmate_store_lease_changes_total";
 
 pub fn describe() {
     metrics::describe_histogram!(
@@ -13,4 +19,12 @@ pub fn describe() {
         "Seconds one group commit of match writes took"
     );
     metrics::describe_histogram!(COMMIT_WRITES, "Writes in one group commit");
+    metrics::describe_counter!(
+        FENCED_WRITES,
+        "Match writes refused because their lease had moved on from their fencing token"
+    );
+    metrics::describe_counter!(
+        LEASE_CHANGES,
+        "Leases acquired, renewed, lost and released, by change"
+    );
 }

@@ -101,6 +101,8 @@ pub(super) struct Tail {
     pub next_seq: u64,
     /// The row of the match's last append, where a backend links appends by row.
     pub last_row: Option<i64>,
+    /// The fencing token of the write that last moved it, `None` for an unfenced one.
+    pub fence: Option<u64>,
 }
 
 impl Tail {
@@ -112,7 +114,14 @@ impl Tail {
             next_input: 0,
             next_seq: 0,
             last_row: None,
+            fence: None,
         }
+    }
+
+    /// Whether this remembered tail may be trusted for a write fenced by `fence`: one last
+    /// moved under another token may have been passed since by another holder's writes.
+    pub fn serves(&self, fence: Option<u64>) -> bool {
+        fence.is_none() || self.fence == fence
     }
 
     /// Checks that `inputs` and `events` go on from this tail (numbers and seqs only ever

@@ -19,6 +19,7 @@
 
 mod accounts;
 mod league;
+mod leases;
 mod matchmaking;
 mod ratings;
 mod tournaments;
@@ -37,6 +38,7 @@ use super::{
     AnswerRow, EventRow, InputKind, InputRow, LifecycleRow, ListedRow, Listing, MatchRow,
     StoreError, StoredMatch, Write,
 };
+use crate::leases::{Admitted, Committed, admit, fenced_leases};
 
 /// Schema 1: a row per input, per event and per answer.
 pub(super) const ROW_PER_ITEM: &str = "
@@ -150,6 +152,7 @@ const MIGRATIONS: &[Migration] = &[
     Migration::Sql(ratings::RATINGS),
     Migration::Sql(ratings::SEATS_BY_TIME),
     Migration::Sql(tournaments::TOURNAMENTS),
+    Migration::Sql(leases::LEASES),
 ];
 
 /// The most match tails the writer remembers; past that it forgets them all and reads each
@@ -181,10 +184,11 @@ pub struct PostgresStore {
 struct Writer {
     client: Client,
     statements: Statements,
-    /// Where each match written to lately stands. Another server sharing the database could
-    /// append to a match behind this one's back only if both hosted it, and then the primary
-    /// key (match, number) refuses the second of them; after a failed transaction the tails
-    /// are all forgotten.
+    /// Where each match written to lately stands. Another server sharing the database may
+    /// append to a match behind this one's back only under the match's lease: a tail last
+    /// moved under another token than a write's is read again (see `commit_batch`). Unfenced
+    /// writes of two servers to one match collide on the primary key (match, number). After a
+    /// failed transaction the tails are all forgotten.
     tails: HashMap<String, Tail>,
 }
 
@@ -194,6 +198,7 @@ struct Statements {
     insert_appends: Statement,
     update_statuses: Statement,
     insert_lifecycle: Statement,
+    lock_leases: Statement,
 }
 
 impl Statements {
@@ -237,6 +242,7 @@ impl Statements {
                      WHERE matches.created = u.created",
                 )
                 .await?,
+            lock_leases: client.prepare(leases::LOCK_LEASES).await?,
         })
     }
 }
@@ -577,7 +583,11 @@ impl PostgresStore {
         }
     }
 
-    pub async fn commit(&self, batch: Vec<Write>) -> Result<(), StoreError> {
+    pub async fn commit(
+        &self,
+        batch: Vec<Write>,
+        first_position: u64,
+    ) -> Result<Committed, StoreError> {
         let mut slot = self.writer.lock().await;
         let Some(writer) = slot.as_mut() else {
             return Err(not_connected());
@@ -590,7 +600,14 @@ impl PostgresStore {
         if tails.len() > TAILS_KEPT {
             tails.clear();
         }
-        let result = within(commit_batch(client, statements, tails, batch)).await;
+        let result = within(commit_batch(
+            client,
+            statements,
+            tails,
+            batch,
+            first_position,
+        ))
+        .await;
         if result.is_err() {
             // Its transaction failed, hung or may have committed unseen: a new connection, with
             // every tail read again, is the only state known to be true.
@@ -906,18 +923,32 @@ impl LifecycleColumns {
     }
 }
 
-/// Writes `batch` in one transaction, moving the tails of the matches it touches.
+/// Writes what [`admit`] lets through of `batch` in one transaction, moving the tails of the
+/// matches it touches.
 async fn commit_batch(
     client: &mut Client,
     statements: &Statements,
     tails: &mut HashMap<String, Tail>,
     batch: Vec<Write>,
-) -> Result<(), StoreError> {
+    first_position: u64,
+) -> Result<Committed, StoreError> {
     let transaction = client.transaction().await?;
-    let unknown: Vec<&str> = batch
+    let fenced = fenced_leases(&batch);
+    let tokens = if fenced.is_empty() {
+        HashMap::new()
+    } else {
+        leases::lock_fences(&transaction, &statements.lock_leases, &fenced).await?
+    };
+    let Admitted { writes, committed } = admit(batch, &tokens, first_position);
+    // Read after the leases were locked, so what a previous holder wrote is seen.
+    let unknown: Vec<&str> = writes
         .iter()
         .filter_map(|write| match write {
-            Write::Append(append) if !tails.contains_key(&append.match_id) => {
+            Write::Append { append, fence }
+                if !tails
+                    .get(&append.match_id)
+                    .is_some_and(|tail| tail.serves(*fence)) =>
+            {
                 Some(append.match_id.as_str())
             }
             _ => None,
@@ -936,6 +967,7 @@ async fn commit_batch(
                     next_input: row.get::<_, i64>(3) as u64,
                     next_seq: row.get::<_, i64>(4) as u64,
                     last_row: None,
+                    fence: None,
                 },
                 None => Tail::new(key),
             };
@@ -947,12 +979,13 @@ async fn commit_batch(
     let mut players = PlayerColumns::default();
     // The last status change of each match in the batch, by key.
     let mut changes: HashMap<i64, (i32, Vec<u8>)> = HashMap::new();
-    for write in batch {
+    for write in writes {
         match write {
             Write::Create {
                 row,
                 events,
                 lifecycle: entries,
+                fence,
             } => {
                 lifecycle.extend(entries);
                 let key: i64 = transaction
@@ -969,15 +1002,17 @@ async fn commit_batch(
                     .await?
                     .get(0);
                 let mut tail = Tail::new(key);
+                tail.fence = fence;
                 if !events.is_empty() {
                     appends.push(tail.pack(&row.match_id, Vec::new(), events, Vec::new())?);
                 }
                 tails.insert(row.match_id, tail);
             }
-            Write::Append(append) => {
+            Write::Append { append, fence } => {
                 let tail = tails.get_mut(&append.match_id).ok_or_else(|| {
                     StoreError::Database(format!("no match {} to append to", append.match_id))
                 })?;
+                tail.fence = fence;
                 if let Some(change) = append.status {
                     changes.insert(tail.key, (change.status, change.summary));
                 }
@@ -1038,5 +1073,5 @@ async fn commit_batch(
             .await?;
     }
     transaction.commit().await?;
-    Ok(())
+    Ok(committed)
 }

@@ -15,6 +15,7 @@
 
 mod accounts;
 mod league;
+mod leases;
 mod matchmaking;
 mod ratings;
 mod tournaments;
@@ -31,6 +32,7 @@ use super::{
     AnswerRow, EventRow, InputKind, InputRow, LifecycleRow, ListedRow, Listing, MatchRow,
     StoreError, StoredMatch, Write,
 };
+use crate::leases::{Admitted, Committed, admit, fenced_leases};
 
 /// Schema 1: a row per input, per event and per answer.
 pub(super) const ROW_PER_ITEM: &str = "
@@ -146,6 +148,7 @@ const MIGRATIONS: &[Migration] = &[
     Migration::Sql(ratings::RATINGS),
     Migration::Sql(ratings::SEATS_BY_TIME),
     Migration::Sql(tournaments::TOURNAMENTS),
+    Migration::Sql(leases::LEASES),
 ];
 
 /// How often, at most, the writer folds the write-ahead log into the database file.
@@ -165,7 +168,9 @@ pub struct SqliteStore {
 struct Writer {
     connection: Connection,
     /// Where each match written to lately stands. This connection is the file's only writer,
-    /// so a remembered tail stays true; after a failed transaction they are all forgotten.
+    /// so a remembered tail stays true (one last moved under another fencing token than a
+    /// write's is read again all the same, as in PostgreSQL); after a failed transaction they
+    /// are all forgotten.
     tails: HashMap<String, Tail>,
 }
 
@@ -385,13 +390,17 @@ impl SqliteStore {
         .map_err(|error| StoreError::Database(format!("sqlite task: {error}")))?
     }
 
-    pub async fn commit(&self, batch: Vec<Write>) -> Result<(), StoreError> {
+    pub async fn commit(
+        &self,
+        batch: Vec<Write>,
+        first_position: u64,
+    ) -> Result<Committed, StoreError> {
         blocking(&self.writer, move |writer| {
             let Writer { connection, tails } = writer;
             if tails.len() > TAILS_KEPT {
                 tails.clear();
             }
-            let result = commit_batch(connection, tails, batch);
+            let result = commit_batch(connection, tails, batch, first_position);
             if result.is_err() {
                 // Some tails may have moved past rows that were rolled back.
                 tails.clear();
@@ -679,19 +688,31 @@ fn match_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<MatchRow> {
     })
 }
 
-/// Writes `batch` in one transaction, moving the tails of the matches it touches.
+/// Writes what [`admit`] lets through of `batch` in one transaction, moving the tails of the
+/// matches it touches.
 fn commit_batch(
     connection: &mut Connection,
     tails: &mut HashMap<String, Tail>,
     batch: Vec<Write>,
-) -> Result<(), StoreError> {
-    let transaction = connection.transaction()?;
-    for write in batch {
+    first_position: u64,
+) -> Result<Committed, StoreError> {
+    let fenced = fenced_leases(&batch);
+    let (transaction, tokens) = if fenced.is_empty() {
+        (connection.transaction()?, HashMap::new())
+    } else {
+        // The write lock before the leases are read, so they stay as read until the commit.
+        let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tokens = leases::fences(&transaction, &fenced)?;
+        (transaction, tokens)
+    };
+    let Admitted { writes, committed } = admit(batch, &tokens, first_position);
+    for write in writes {
         match write {
             Write::Create {
                 row,
                 events,
                 lifecycle,
+                fence,
             } => {
                 insert_lifecycle(&transaction, &lifecycle)?;
                 transaction
@@ -707,6 +728,7 @@ fn commit_batch(
                         row.summary
                     ])?;
                 let mut tail = Tail::new(transaction.last_insert_rowid());
+                tail.fence = fence;
                 insert_tail(&transaction, &tail)?;
                 if !events.is_empty() {
                     let packed = tail.pack(&row.match_id, Vec::new(), events, Vec::new())?;
@@ -714,14 +736,18 @@ fn commit_batch(
                 }
                 tails.insert(row.match_id, tail);
             }
-            Write::Append(append) => {
-                if !tails.contains_key(&append.match_id) {
+            Write::Append { append, fence } => {
+                if !tails
+                    .get(&append.match_id)
+                    .is_some_and(|tail| tail.serves(fence))
+                {
                     let tail = read_tail(&transaction, &append.match_id)?;
                     tails.insert(append.match_id.clone(), tail);
                 }
                 let tail = tails
                     .get_mut(&append.match_id)
                     .ok_or_else(|| StoreError::Database("a tail went missing".to_owned()))?;
+                tail.fence = fence;
                 if let Some(change) = &append.status {
                     transaction
                         .prepare_cached(
@@ -745,7 +771,7 @@ fn commit_batch(
         }
     }
     transaction.commit()?;
-    Ok(())
+    Ok(committed)
 }
 
 fn insert_lifecycle(
@@ -783,6 +809,7 @@ fn read_tail(transaction: &Transaction<'_>, match_id: &str) -> Result<Tail, Stor
                 last_row: r.get(2)?,
                 next_input: r.get::<_, i64>(3)? as u64,
                 next_seq: r.get::<_, i64>(4)? as u64,
+                fence: None,
             })
         })
         .optional()?

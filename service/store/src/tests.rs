@@ -11,10 +11,14 @@ use crate::scratch::{ScratchDir, scratch_store};
 
 mod accounts;
 mod league;
+mod leases;
 mod matchmaking;
 mod tournaments;
 
 const DEFAULT_POSTGRES_URL: &str = "postgres://postgres@127.0.0.1:5432/test";
+
+/// The schema this code writes; a fresh store is at it, and an older one is migrated to it.
+const LATEST_SCHEMA: i64 = 13;
 
 /// Checks a write was refused by the database itself, then waits until the store, unwritable
 /// since, has probed its way back, so the next write is judged on its own.
@@ -603,7 +607,19 @@ where
     refused(store.append(action("old-a", 5, 7)).await, &store).await;
     refused(store.append(action("old-a", 4, 8)).await, &store).await;
     store.append(action("old-a", 5, 8)).await.unwrap();
-    store.append(action("old-b", 0, 1)).await.unwrap();
+    // The leases came with the migration: a write fenced by one commits.
+    let lease = store
+        .acquire_lease(
+            &match_lease("old-b"),
+            "r1",
+            std::time::Duration::from_secs(30),
+        )
+        .await
+        .unwrap();
+    store
+        .append_fenced(action("old-b", 0, 1), Some(lease.token))
+        .await
+        .unwrap();
     store
         .create(row("new"), vec![event(1)], Vec::new())
         .await

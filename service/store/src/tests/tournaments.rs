@@ -4,8 +4,9 @@ use std::collections::BTreeSet;
 use std::future::Future;
 use std::path::{Path, PathBuf};
 
-use super::TestSchema;
 use super::league::{on_postgres, two_stores};
+use super::leases::{SCHEMA_13_POSTGRES, SCHEMA_13_SQLITE};
+use super::{LATEST_SCHEMA, TestSchema};
 use crate::scratch::ScratchDir;
 use crate::{
     AssignedMatchRow, AssignedState, Entered, EntryRow, EntryState, FollowerStep, GameResultRow,
@@ -14,9 +15,6 @@ use crate::{
 };
 
 const T0: i64 = 1_900_000_000_000_000_000;
-
-/// The schema this code writes; a fresh store is at it, and an older one is migrated to it.
-const LATEST_SCHEMA: i64 = 12;
 
 /// What schema 12 added, dropped again to make a schema-11 database.
 const SCHEMA_12_TABLES: &str = "DROP TABLE tournaments; DROP TABLE tournament_entries; \
@@ -675,7 +673,7 @@ async fn postgres_servers_appending_to_one_log_never_repeat_a_seq() {
 
 /// A fresh store is at [`LATEST_SCHEMA`]; a schema-11 database gains the tournaments and takes
 /// them; a database newer than this code is refused. `version` reads or sets the stored
-/// version number, `downgrade` drops what schema 12 added.
+/// version number, `downgrade` drops what schema 12 and later added.
 async fn schema_12<F, Fut, V, VFut>(open: F, version: V)
 where
     F: Fn() -> Fut,
@@ -686,7 +684,7 @@ where
     let store = open().await.unwrap();
     store.close().await.unwrap();
     assert_eq!(version(None).await, LATEST_SCHEMA);
-    version(Some((LATEST_SCHEMA - 1, true))).await;
+    version(Some((11, true))).await;
     let store = open().await.expect("a schema-11 database migrates");
     assert_eq!(version(None).await, LATEST_SCHEMA);
     assert!(
@@ -718,6 +716,7 @@ async fn sqlite_schema_12_adds_tournaments() {
             let connection = rusqlite::Connection::open(file).unwrap();
             if let Some((to, downgrade)) = change {
                 if downgrade {
+                    connection.execute_batch(SCHEMA_13_SQLITE).unwrap();
                     connection.execute_batch(SCHEMA_12_TABLES).unwrap();
                 }
                 connection
@@ -749,6 +748,7 @@ async fn postgres_schema_12_adds_tournaments() {
                 tokio::spawn(connection);
                 if let Some((to, downgrade)) = change {
                     if downgrade {
+                        client.batch_execute(SCHEMA_13_POSTGRES).await.unwrap();
                         client.batch_execute(SCHEMA_12_TABLES).await.unwrap();
                     }
                     client
