@@ -25,7 +25,7 @@ pub(super) const SCHEMA_13_POSTGRES: &str = "DROP TABLE leases; DROP SEQUENCE le
 
 const LONG: Duration = Duration::from_secs(30);
 /// Short enough to wait out, long enough that the steps before the wait finish within it.
-const SHORT: Duration = Duration::from_millis(400);
+const SHORT: Duration = Duration::from_millis(800);
 
 fn now_nanos() -> i64 {
     SystemTime::now()
