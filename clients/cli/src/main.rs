@@ -158,6 +158,13 @@ struct BotArgs {
 
 #[tokio::main]
 async fn main() -> ExitCode {
+    // Warnings (a strong bot that had to choose at random, a reconnect) go to standard error.
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
+        )
+        .init();
     let cli = Cli::parse();
     match run(cli).await {
         Ok(()) => ExitCode::SUCCESS,

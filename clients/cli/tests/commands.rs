@@ -76,7 +76,8 @@ fn run(url: &str) {
         "{waiting}"
     );
 
-    // One bot creates a match, another joins it; both play to the same end.
+    // One bot creates a match, another joins it; both play to the same end. The creator is the
+    // strong bot, thinking briefly.
     let mut creator = cli(
         url,
         &[
@@ -87,9 +88,14 @@ fn run(url: &str) {
             "moves_per_half=2",
             "--seed",
             "5",
+            "--strategy",
+            "strong",
+            "--think-ms",
+            "10",
         ],
     )
     .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
     .spawn()
     .expect("spawn the first bot");
     let mut creator_out = BufReader::new(creator.stdout.take().expect("stdout"));
@@ -103,6 +109,17 @@ fn run(url: &str) {
     let mut rest = String::new();
     creator_out.read_to_string(&mut rest).expect("the rest");
     assert!(creator.wait().expect("the first bot ends").success());
+    let mut warnings = String::new();
+    creator
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut warnings)
+        .expect("the first bot's warnings");
+    assert!(
+        !warnings.contains("at random"),
+        "the strong bot used its engine for every choice: {warnings}"
+    );
     let result = |text: &str| {
         text.lines()
             .find(|l| l.starts_with("result: "))
