@@ -42,6 +42,7 @@ mod postgres;
 mod ratings;
 mod sqlite;
 mod tournaments;
+pub mod transfer;
 
 use std::path::Path;
 use std::sync::Arc;

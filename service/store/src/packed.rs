@@ -167,6 +167,36 @@ impl Tail {
     }
 }
 
+/// Where a match's log stands after one stored body, given where it stood before: the next
+/// input number and event seq, as [`Tail::pack`] moved them when the body was written. For a
+/// backend that keeps only the last of them (SQLite's `tails`), this recovers them per append.
+pub(super) fn advance(
+    match_id: &str,
+    (next_input, next_seq): (u64, u64),
+    body: &[u8],
+) -> Result<(u64, u64), StoreError> {
+    let packed = decode(match_id, body)?;
+    let next_input = follow(
+        match_id,
+        "input",
+        next_input,
+        packed.inputs.iter().map(|i| i.number),
+    )?;
+    let next_seq = follow(
+        match_id,
+        "event seq",
+        next_seq,
+        packed.events.iter().map(|e| e.seq),
+    )?;
+    Ok((next_input, next_seq))
+}
+
+fn decode(match_id: &str, body: &[u8]) -> Result<PackedAppend, StoreError> {
+    PackedAppend::decode(body).map_err(|error| {
+        StoreError::Database(format!("a stored append of match {match_id}: {error}"))
+    })
+}
+
 /// A match's inputs, events and answers, in the order appended.
 #[derive(Debug, Default)]
 pub(super) struct Unpacked {
@@ -178,9 +208,7 @@ pub(super) struct Unpacked {
 impl Unpacked {
     /// Adds what one stored body holds.
     pub fn add(&mut self, match_id: &str, body: &[u8]) -> Result<(), StoreError> {
-        let packed = PackedAppend::decode(body).map_err(|error| {
-            StoreError::Database(format!("a stored append of match {match_id}: {error}"))
-        })?;
+        let packed = decode(match_id, body)?;
         for input in packed.inputs {
             self.inputs.push(InputRow {
                 number: input.number,

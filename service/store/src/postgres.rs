@@ -155,6 +155,9 @@ const MIGRATIONS: &[Migration] = &[
     Migration::Sql(leases::LEASES),
 ];
 
+/// The schema version [`MIGRATIONS`] lead to: what this server writes.
+pub(super) const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
 /// The most match tails the writer remembers; past that it forgets them all and reads each
 /// again when next written to.
 const TAILS_KEPT: usize = 65_536;
@@ -248,7 +251,7 @@ impl Statements {
 }
 
 /// The URL's settings, with this server's defaults where it is silent.
-fn config(url: &str) -> Result<Config, StoreError> {
+pub(super) fn config(url: &str) -> Result<Config, StoreError> {
     let mut config: Config = url.parse()?;
     if config.get_connect_timeout().is_none() {
         config.connect_timeout(CONNECT_TIMEOUT);
@@ -266,7 +269,10 @@ fn config(url: &str) -> Result<Config, StoreError> {
 }
 
 /// A connection whose end, however it comes, is told to `ended` (when given).
-async fn connect(config: &Config, ended: Option<Arc<Notify>>) -> Result<Client, StoreError> {
+pub(super) async fn connect(
+    config: &Config,
+    ended: Option<Arc<Notify>>,
+) -> Result<Client, StoreError> {
     let (client, connection) = config.connect(NoTls).await?;
     tokio::spawn(async move {
         if let Err(error) = connection.await {
@@ -390,7 +396,7 @@ impl Reader {
     }
 }
 
-async fn migrate(client: &mut Client) -> Result<(), StoreError> {
+pub(super) async fn migrate(client: &mut Client) -> Result<(), StoreError> {
     let transaction = client.transaction().await?;
     transaction
         .execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
@@ -402,7 +408,7 @@ async fn migrate(client: &mut Client) -> Result<(), StoreError> {
         .query_opt("SELECT version FROM schema_version", &[])
         .await?
         .map_or(0, |row| row.get(0));
-    let known = MIGRATIONS.len() as i64;
+    let known = SCHEMA_VERSION;
     if found > known {
         return Err(StoreError::SchemaTooNew { found, known });
     }

@@ -1,5 +1,5 @@
-//! Stores in temporary directories of their own, for tests (here and in other crates, with the
-//! `scratch` feature).
+//! Stores in temporary directories, and PostgreSQL schemas, of their own, for tests (here and in
+//! other crates, with the `scratch` feature).
 
 use std::path::PathBuf;
 
@@ -31,4 +31,51 @@ pub async fn scratch_store() -> (Store, ScratchDir) {
     let dir = ScratchDir::new();
     let store = Store::open("", &dir.0).await.expect("open sqlite");
     (store, dir)
+}
+
+/// The database PostgreSQL tests use unless `PITCHMATE_TEST_POSTGRES_URL` names another.
+const DEFAULT_POSTGRES_URL: &str = "postgres://postgres@127.0.0.1:5432/test";
+
+/// A schema of its own in the test database, or `None` (with a notice) when no server answers
+/// outside CI. Its `url` makes a store work in it (the schema is its search path); removed by
+/// [`ScratchSchema::drop_schema`].
+pub struct ScratchSchema {
+    admin: tokio_postgres::Client,
+    name: String,
+    pub url: String,
+}
+
+impl ScratchSchema {
+    pub async fn create() -> Option<Self> {
+        let base = std::env::var("PITCHMATE_TEST_POSTGRES_URL")
+            .unwrap_or_else(|_| DEFAULT_POSTGRES_URL.to_owned());
+        let admin = match tokio_postgres::connect(&base, tokio_postgres::NoTls).await {
+            Ok((client, connection)) => {
+                tokio::spawn(connection);
+                client
+            }
+            Err(error) if std::env::var_os("CI").is_some() => {
+                panic!("CI is set but PostgreSQL at {base} is unreachable: {error}")
+            }
+            Err(error) => {
+                eprintln!("skipping the PostgreSQL suite: {base} is unreachable ({error})");
+                return None;
+            }
+        };
+        let name = format!("pitchmate_test_{}", uuid::Uuid::new_v4().simple());
+        admin
+            .batch_execute(&format!("CREATE SCHEMA {name}"))
+            .await
+            .expect("create the test schema");
+        let separator = if base.contains('?') { '&' } else { '?' };
+        let url = format!("{base}{separator}options=-csearch_path%3D{name}");
+        Some(Self { admin, name, url })
+    }
+
+    pub async fn drop_schema(self) {
+        self.admin
+            .batch_execute(&format!("DROP SCHEMA {} CASCADE", self.name))
+            .await
+            .expect("drop the test schema");
+    }
 }

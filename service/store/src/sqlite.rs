@@ -151,6 +151,9 @@ const MIGRATIONS: &[Migration] = &[
     Migration::Sql(leases::LEASES),
 ];
 
+/// The schema version [`MIGRATIONS`] lead to: what this server writes.
+pub(super) const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
 /// How often, at most, the writer folds the write-ahead log into the database file.
 const CHECKPOINT_EVERY: Duration = Duration::from_millis(100);
 
@@ -174,7 +177,7 @@ struct Writer {
     tails: HashMap<String, Tail>,
 }
 
-fn connect(path: &PathBuf) -> Result<Connection, StoreError> {
+pub(super) fn connect(path: &PathBuf) -> Result<Connection, StoreError> {
     let connection = Connection::open(path)?;
     // WAL: readers and the writer do not block each other. FULL: a commit is on disk (WAL
     // file synced) before it returns, which is what acknowledging an action promises.
@@ -192,7 +195,7 @@ fn connect(path: &PathBuf) -> Result<Connection, StoreError> {
 /// SQLite takes an empty file for an empty database, but one this server opened is never empty
 /// (switching to WAL writes its first page at once): an empty file is a truncated or half-copied
 /// store, and starting on it would look like every match was lost.
-fn refuse_empty_file(path: &PathBuf) -> Result<(), StoreError> {
+pub(super) fn refuse_empty_file(path: &PathBuf) -> Result<(), StoreError> {
     match std::fs::metadata(path) {
         Ok(metadata) if metadata.len() == 0 => Err(StoreError::Database(format!(
             "the store file {} is empty (0 bytes), so it was truncated or copied incompletely; \
@@ -203,7 +206,7 @@ fn refuse_empty_file(path: &PathBuf) -> Result<(), StoreError> {
     }
 }
 
-fn migrate(connection: &mut Connection) -> Result<(), StoreError> {
+pub(super) fn migrate(connection: &mut Connection) -> Result<(), StoreError> {
     let transaction = connection.transaction()?;
     transaction
         .execute_batch("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")?;
@@ -211,7 +214,7 @@ fn migrate(connection: &mut Connection) -> Result<(), StoreError> {
         .query_row("SELECT version FROM schema_version", [], |row| row.get(0))
         .optional()?
         .unwrap_or(0);
-    let known = MIGRATIONS.len() as i64;
+    let known = SCHEMA_VERSION;
     if found > known {
         return Err(StoreError::SchemaTooNew { found, known });
     }

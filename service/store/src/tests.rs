@@ -15,8 +15,6 @@ mod leases;
 mod matchmaking;
 mod tournaments;
 
-const DEFAULT_POSTGRES_URL: &str = "postgres://postgres@127.0.0.1:5432/test";
-
 /// The schema this code writes; a fresh store is at it, and an older one is migrated to it.
 const LATEST_SCHEMA: i64 = 13;
 
@@ -300,48 +298,7 @@ async fn unknown_store_urls_are_refused() {
     dir.remove();
 }
 
-/// A schema of its own in the test database, or `None` (with a notice) when no server answers
-/// outside CI.
-pub(crate) struct TestSchema {
-    admin: tokio_postgres::Client,
-    name: String,
-    pub(crate) url: String,
-}
-
-impl TestSchema {
-    pub(crate) async fn create() -> Option<Self> {
-        let base = std::env::var("PITCHMATE_TEST_POSTGRES_URL")
-            .unwrap_or_else(|_| DEFAULT_POSTGRES_URL.to_owned());
-        let admin = match tokio_postgres::connect(&base, tokio_postgres::NoTls).await {
-            Ok((client, connection)) => {
-                tokio::spawn(connection);
-                client
-            }
-            Err(error) if std::env::var_os("CI").is_some() => {
-                panic!("CI is set but PostgreSQL at {base} is unreachable: {error}")
-            }
-            Err(error) => {
-                eprintln!("skipping the PostgreSQL suite: {base} is unreachable ({error})");
-                return None;
-            }
-        };
-        let name = format!("pitchmate_test_{}", uuid::Uuid::new_v4().simple());
-        admin
-            .batch_execute(&format!("CREATE SCHEMA {name}"))
-            .await
-            .expect("create the test schema");
-        let separator = if base.contains('?') { '&' } else { '?' };
-        let url = format!("{base}{separator}options=-csearch_path%3D{name}");
-        Some(Self { admin, name, url })
-    }
-
-    pub(crate) async fn drop_schema(self) {
-        self.admin
-            .batch_execute(&format!("DROP SCHEMA {} CASCADE", self.name))
-            .await
-            .expect("drop the test schema");
-    }
-}
+pub(crate) use crate::scratch::ScratchSchema as TestSchema;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_backend_keeps_its_promises() {
