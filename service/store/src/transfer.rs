@@ -214,25 +214,23 @@ pub async fn import<R: BufRead + Send + 'static>(
     input: R,
 ) -> Result<Counts, TransferError> {
     let location = Location::of(url, data_dir)?;
-    let (sender, mut receiver) = mpsc::channel(IN_FLIGHT);
+    let (sender, receiver) = mpsc::channel(IN_FLIGHT);
     let (header_sender, header) = tokio::sync::oneshot::channel();
     let reader = tokio::task::spawn_blocking(move || read_lines(input, header_sender, &sender));
     // The target is not touched until the header is known to be one this binary imports.
+    // The backend takes the receiver by value: however it ends, the reader then stops.
     let written = match header.await {
         Ok(()) => match location {
             Location::Sqlite(path) => {
-                tokio::task::spawn_blocking(move || sqlite::import(&path, &mut receiver))
+                tokio::task::spawn_blocking(move || sqlite::import(&path, receiver))
                     .await
                     .map_err(|error| {
                         TransferError::Io(format!("the import task failed: {error}"))
                     })?
             }
-            Location::Postgres(config) => postgres::import(&config, &mut receiver).await,
+            Location::Postgres(config) => postgres::import(&config, receiver).await,
         },
-        Err(_) => {
-            drop(receiver);
-            Err(ended_early())
-        }
+        Err(_) => Err(ended_early()),
     };
     let read = reader
         .await
@@ -246,9 +244,10 @@ pub async fn import<R: BufRead + Send + 'static>(
     }
 }
 
-/// The backend's import ran out of rows before the trailer: the reader says why.
+/// The backend's import ran out of rows before the trailer: the reader stopped, and its own
+/// error says why.
 fn ended_early() -> TransferError {
-    TransferError::Truncated { lines: 0 }
+    TransferError::Io("the export stopped before its trailer".to_owned())
 }
 
 /// Refuses a target that holds rows, naming the tables that do.

@@ -160,7 +160,7 @@ fn values(table: &Table, row: &tokio_postgres::Row) -> Result<Vec<Value>, Transf
 /// counts and the sequences are moved on.
 pub(super) async fn import(
     config: &Config,
-    incoming: &mut mpsc::Receiver<Incoming>,
+    mut incoming: mpsc::Receiver<Incoming>,
 ) -> Result<Counts, TransferError> {
     let mut client = connect(config).await?;
     migrate(&mut client).await?;

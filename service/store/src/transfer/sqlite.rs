@@ -228,7 +228,7 @@ fn export_appends(
 /// transaction that commits once the trailer has come and every table holds what it counts.
 pub(super) fn import(
     path: &PathBuf,
-    incoming: &mut mpsc::Receiver<Incoming>,
+    mut incoming: mpsc::Receiver<Incoming>,
 ) -> Result<Counts, TransferError> {
     if let Some(directory) = path.parent() {
         std::fs::create_dir_all(directory).map_err(|error| {

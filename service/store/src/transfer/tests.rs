@@ -8,6 +8,7 @@ mod fill;
 
 use std::future::Future;
 use std::sync::Arc;
+use std::time::Duration;
 
 use super::tables::{Kind, TABLES};
 use super::*;
@@ -387,7 +388,7 @@ async fn carries_on(moved: &Store, source: &Shown) {
         "input 4 of {live} again"
     );
     tokio::time::timeout(
-        std::time::Duration::from_secs(10),
+        Duration::from_secs(10),
         moved.health().wait_for(|h| *h == StoreHealth::Writable),
     )
     .await
@@ -494,12 +495,25 @@ async fn an_import_into_a_store_that_holds_rows_is_refused() {
         fill::league(&store, 2).await;
         store.close().await.unwrap();
         let (file, _) = places[0].export().await;
+        // More rows than are ever in flight, so the reader is still sending when the import
+        // refuses, and must be stopped.
+        let many = edited(&file, |index, line| {
+            Some(if index == 1 {
+                vec![line; 3 * IN_FLIGHT].join("\n")
+            } else {
+                line.to_owned()
+            })
+        });
         for target in &places[1..] {
             let store = target.open().await;
             fill::accounts(&store).await;
             store.close().await.unwrap();
             let (held, _) = target.export().await;
-            let error = target.import(&file).await.unwrap_err();
+            let refused = tokio::time::timeout(Duration::from_secs(30), target.import(&many));
+            let error = refused
+                .await
+                .expect("a refusal ends the import")
+                .unwrap_err();
             let message = error.to_string();
             assert!(
                 matches!(error, TransferError::Refused(_))
