@@ -56,6 +56,22 @@ pub enum Command {
     /// and compares them with the live ratings in the store the settings name (the server may
     /// be running on it). Prints what it compared; exits with 1 if any rating differs.
     RecomputeRatings,
+    /// Writes everything the store the settings name holds (matches and their events, bots
+    /// and key hashes, inboxes, challenges, the queue, ratings, tournaments, the lifecycle
+    /// feed) into one NDJSON file, read from one snapshot. For a move, stop the server first.
+    Export {
+        /// Where to write the export; without it, standard output.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+    /// Writes an export into the store the settings name, which must hold no rows (a new
+    /// PostgreSQL database or schema, or a data directory without a store), in one
+    /// transaction: all of it, or nothing. The server must not run on that store meanwhile.
+    Import {
+        /// The export to read; without it, standard input.
+        #[arg(long = "in", value_name = "FILE")]
+        input: Option<PathBuf>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -588,6 +604,32 @@ mod tests {
         assert_eq!(settings.listen.port(), 1234);
         assert_eq!(settings.log.format, LogFormat::Json);
         assert_eq!(settings.log.filter, "trace");
+    }
+
+    #[test]
+    fn export_and_import_take_their_files_or_the_standard_streams() {
+        use clap::Parser;
+        let parse = |args: &[&str]| Cli::try_parse_from(args).unwrap().command;
+        assert_eq!(
+            parse(&["pitchmate", "export", "--out", "league.ndjson"]),
+            Some(Command::Export {
+                out: Some(PathBuf::from("league.ndjson"))
+            })
+        );
+        assert_eq!(
+            parse(&["pitchmate", "export"]),
+            Some(Command::Export { out: None })
+        );
+        assert_eq!(
+            parse(&["pitchmate", "import", "--in", "league.ndjson"]),
+            Some(Command::Import {
+                input: Some(PathBuf::from("league.ndjson"))
+            })
+        );
+        assert_eq!(
+            parse(&["pitchmate", "import"]),
+            Some(Command::Import { input: None })
+        );
     }
 
     #[test]

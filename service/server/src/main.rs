@@ -4,7 +4,9 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use pitchmate_server::config::{Cli, Command, Settings};
-use pitchmate_server::server::{ServerBuilder, create_operator_key, recompute_ratings};
+use pitchmate_server::server::{
+    ServerBuilder, create_operator_key, export_store, import_store, recompute_ratings,
+};
 use pitchmate_server::telemetry;
 
 // Answers and events are many small buffers built and dropped per call; under load glibc's
@@ -60,6 +62,40 @@ async fn main() -> ExitCode {
             }
             Err(error) => {
                 eprintln!("pitchmate: cannot recompute ratings: {error}");
+                ExitCode::from(2)
+            }
+        };
+    }
+    if let Some(Command::Export { out }) = &cli.command {
+        return match export_store(&settings, out.as_deref()).await {
+            Ok(counts) => {
+                let to = out.as_ref().map_or("standard output".to_owned(), |path| {
+                    path.display().to_string()
+                });
+                eprintln!(
+                    "pitchmate: exported {} rows to {to} ({counts})",
+                    counts.total()
+                );
+                ExitCode::SUCCESS
+            }
+            Err(error) => {
+                eprintln!("pitchmate: cannot export: {error}");
+                ExitCode::from(2)
+            }
+        };
+    }
+    if let Some(Command::Import { input }) = &cli.command {
+        return match import_store(&settings, input.as_deref()).await {
+            Ok(counts) => {
+                eprintln!(
+                    "pitchmate: imported {} rows ({counts}); run `pitchmate recompute-ratings` \
+                     on the new store to check its ratings",
+                    counts.total()
+                );
+                ExitCode::SUCCESS
+            }
+            Err(error) => {
+                eprintln!("pitchmate: cannot import: {error}");
                 ExitCode::from(2)
             }
         };

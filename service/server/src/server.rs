@@ -19,6 +19,7 @@ use crate::api::{
 use crate::config::Settings;
 use crate::games::GameRegistry;
 use crate::hosting::{ActorLimits, MatchRegistry};
+use crate::store::transfer::{self, Counts, TransferError};
 use crate::store::{Store, StoreError, StoreHealth};
 use crate::transport;
 use crate::web::WebBoard;
@@ -232,6 +233,49 @@ pub async fn recompute_ratings(
     let report = pitchmate_leagues::rated::recompute_all(&store, &RatingConfig::default()).await;
     store.close().await?;
     Ok(report?)
+}
+
+/// Writes everything the store holds to `out` (standard output without one): the `pitchmate
+/// export` command. A file is written whole or removed, never left half written.
+pub async fn export_store(
+    settings: &Settings,
+    out: Option<&std::path::Path>,
+) -> Result<Counts, TransferError> {
+    let (url, data_dir) = (&settings.store.url, &settings.data_dir);
+    let Some(path) = out else {
+        let (_, counts) = transfer::export(url, data_dir, std::io::stdout()).await?;
+        return Ok(counts);
+    };
+    let file = std::fs::File::create(path)
+        .map_err(|error| TransferError::Io(format!("cannot create {}: {error}", path.display())))?;
+    let written = match transfer::export(url, data_dir, file).await {
+        Ok((file, counts)) => file.sync_all().map(|()| counts).map_err(|error| {
+            TransferError::Io(format!("cannot write {}: {error}", path.display()))
+        }),
+        Err(error) => Err(error),
+    };
+    if written.is_err() {
+        let _ = std::fs::remove_file(path);
+    }
+    written
+}
+
+/// Writes an export read from `input` (standard input without one) into the store, which must
+/// hold no rows: the `pitchmate import` command.
+pub async fn import_store(
+    settings: &Settings,
+    input: Option<&std::path::Path>,
+) -> Result<Counts, TransferError> {
+    let (url, data_dir) = (&settings.store.url, &settings.data_dir);
+    match input {
+        None => transfer::import(url, data_dir, std::io::BufReader::new(std::io::stdin())).await,
+        Some(path) => {
+            let file = std::fs::File::open(path).map_err(|error| {
+                TransferError::Io(format!("cannot open {}: {error}", path.display()))
+            })?;
+            transfer::import(url, data_dir, std::io::BufReader::new(file)).await
+        }
+    }
 }
 
 async fn open_store(settings: &Settings) -> Result<Store, ServeError> {
