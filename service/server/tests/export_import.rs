@@ -96,6 +96,7 @@ struct Shown {
         u32,
         Option<prost_types::Timestamp>,
     )>,
+    /// Empty while both bots are provisional, as after a few matches.
     leaderboard: Vec<(u32, String, String)>,
 }
 
@@ -244,6 +245,12 @@ async fn moves(postgres: String) {
     let seqs = play(address, &keys, &[0, 0], BEFORE).await;
     let before = shown(address, &bot_ids, &keys).await;
     assert!(before.changes.len() >= 2 * BEFORE, "{:?}", before.changes);
+    assert_eq!(
+        before.ratings.len(),
+        2,
+        "both bots are rated: {:?}",
+        before.ratings
+    );
     assert!(server.terminate().await.success());
 
     let file = sqlite_dir.join("league.ndjson");
