@@ -259,6 +259,23 @@ async fn moves(postgres: String) {
     assert!(exported.status.success(), "{}", said(&exported));
     assert!(said(&exported).contains("exported"), "{}", said(&exported));
 
+    // An export that fails leaves no file behind to be taken for a whole one.
+    let nowhere = scratch_dir();
+    let missing = nowhere.join("nothing.ndjson");
+    let failed = pitchmate(
+        &nowhere,
+        "",
+        &["export", "--out", missing.to_str().unwrap()],
+    );
+    assert_eq!(failed.status.code(), Some(2), "{}", said(&failed));
+    assert!(
+        said(&failed).contains("no SQLite store"),
+        "{}",
+        said(&failed)
+    );
+    assert!(!missing.exists());
+    std::fs::remove_dir_all(&nowhere).unwrap();
+
     let postgres_dir = scratch_dir();
     let imported = pitchmate(&postgres_dir, &postgres, &["import", "--in", file_arg]);
     assert!(imported.status.success(), "{}", said(&imported));
