@@ -4,7 +4,7 @@
 //!
 //! The file is NDJSON, one JSON object per line, the same whichever backend wrote it:
 //!
-//! - a header: `{"format":"pitchmate-store","format_version":1,"schema_version":12,
+//! - a header: `{"format":"pitchmate-store","format_version":1,"schema_version":13,
 //!   "source":"sqlite","tables":[...]}`;
 //! - one line per row, `{"table":"matches","row":{"created":1,"match_id":"...",...}}`, table
 //!   after table in the order of [`tables::TABLES`] (a table after those its rows refer to),
@@ -16,6 +16,7 @@
 //! beyond 2^53); bytes are a string in standard base64 with padding; text is a string; a flag
 //! is `true` or `false`; a missing value is `null`.
 //!
+//! Every table is carried but the leases, which belong to running servers (see `tables.rs`).
 //! An export reads one snapshot (a read transaction), so a server writing meanwhile cannot tear
 //! it. An import refuses a target that holds any row, checks the header (this format version,
 //! the schema version this binary writes), writes every row in one transaction, moves

@@ -386,6 +386,9 @@ async fn a_cut_or_altered_export_is_refused_and_nothing_is_written() {
             .position(|line| line.starts_with("{\"table\":\"appends\""))
             .unwrap();
         let matches = counts.of("matches");
+        const SCHEMA: i64 = crate::sqlite::SCHEMA_VERSION;
+        let schema = |version: i64| format!("\"schema_version\":{version}");
+        let older = format!("schema version {}", SCHEMA - 1);
         // The faults of the header first: until another fault has created the schema, a
         // PostgreSQL target (one for every fault) shows whether a bad header touched it.
         let faults: Vec<(&str, Vec<u8>, &str)> = vec![
@@ -405,12 +408,12 @@ async fn a_cut_or_altered_export_is_refused_and_nothing_is_written() {
                 "another schema version",
                 edited(&file, |i, l| {
                     Some(if i == 0 {
-                        l.replace("\"schema_version\":12", "\"schema_version\":11")
+                        l.replace(&schema(SCHEMA), &schema(SCHEMA - 1))
                     } else {
                         l.to_owned()
                     })
                 }),
-                "schema version 11",
+                &older,
             ),
             (
                 "no trailer",
