@@ -315,8 +315,9 @@ async fn orders_and_the_ball_after_a_play_action_stay_hidden_from_the_defence() 
             (1, 10, 14)
         );
         assert!(
-            view.position.is_empty(),
-            "hidden-information games show no position"
+            view.position.contains(" home 1 10 14 "),
+            "the position holds the down: {}",
+            view.position
         );
 
         act(&client, &home, Choice::Notation("ready".into())).await;
@@ -342,8 +343,19 @@ async fn orders_and_the_ball_after_a_play_action_stay_hidden_from_the_defence() 
             )),
         )
         .await;
-        let home_view = client.get_match(&match_id, Some(&home)).await.unwrap();
-        assert_eq!(home_view.view.unwrap().turn.unwrap().phase, "snap");
+        let home_view = client
+            .get_match(&match_id, Some(&home))
+            .await
+            .unwrap()
+            .view
+            .unwrap();
+        assert_eq!(home_view.turn.as_ref().unwrap().phase, "snap");
+        // Home's position holds its own orders; nobody else's does.
+        assert!(
+            home_view.position.contains("orders.home=#4_f10.c"),
+            "{}",
+            home_view.position
+        );
         assert_private_events_hidden(&client, &home, &away).await;
         let snap_probes = [
             // Not away's piece: the answer lists away's legal orders, never home's.
@@ -362,6 +374,13 @@ async fn orders_and_the_ball_after_a_play_action_stay_hidden_from_the_defence() 
         };
         assert!(details.own_orders.is_empty());
         assert_eq!(details.committed, ["home"]);
+        for view in [&observed.away_view, &observed.spectator_view] {
+            assert!(
+                view.position.contains("orders.home=?") && !view.position.contains("#4_f10"),
+                "home's orders are unknown here: {}",
+                view.position
+            );
+        }
         before_reveal.push(observed);
 
         // Away moves its fast piece and commits: both orders are revealed and run. The fake
