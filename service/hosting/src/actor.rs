@@ -31,6 +31,7 @@ use tracing::Instrument;
 use super::clock;
 use super::durable;
 use super::log::{EventLog, LoggedEvent};
+use super::ownership::Tenure;
 use super::referee::{
     Due, Mark, MatchSetup, Referee, SeatCall, Submission, Submitted, answer_again,
 };
@@ -385,6 +386,8 @@ pub enum RetireReason {
     Expired,
     /// Nobody called or watched the match for a while.
     Idle,
+    /// Another server took the match's lease (cluster mode): this one writes nothing more.
+    LeaseLost,
 }
 
 /// An actor's last word to the registry.
@@ -417,6 +420,14 @@ impl ActorContext {
 /// How long a finished match nobody follows stays in memory after its last call, at most.
 const FINISHED_GRACE: Duration = Duration::from_secs(2);
 
+/// Returns once the lease is found lost; without one (cluster mode off), never.
+async fn lease_lost(tenure: &mut Option<Tenure>) {
+    match tenure {
+        Some(tenure) => tenure.lost().await,
+        None => std::future::pending().await,
+    }
+}
+
 /// Sleeps until `at`; without one, forever.
 async fn sleep_until(at: Option<tokio::time::Instant>) {
     match at {
@@ -439,6 +450,8 @@ struct MatchActor {
     open: Option<Slot<std::net::IpAddr>>,
     unload_idle_after: Option<Duration>,
     event_tail: usize,
+    /// The match's lease, in cluster mode: every write carries its token.
+    tenure: Option<Tenure>,
 }
 
 /// Stores a new match with its opening events, then starts its actor.
@@ -447,6 +460,7 @@ pub async fn create(
     game: Box<dyn HostedGame>,
     context: &ActorContext,
     open: Option<Slot<std::net::IpAddr>>,
+    tenure: Option<Tenure>,
 ) -> Result<MatchHandle, ServiceError> {
     let mut referee = Referee::new(setup, game, context.limits.expire_unstarted_after);
     let row = MatchRow {
@@ -467,15 +481,16 @@ pub async fn create(
         .into_iter()
         .map(|e| e.to_row())
         .collect();
+    let fence = tenure.as_ref().map(Tenure::token);
     context
         .store
-        .create(row, events, lifecycle)
+        .create_fenced(row, events, lifecycle, fence)
         .await
         .map_err(|error| {
             tracing::error!(%error, "cannot store a new match");
             ServiceError::StoreUnavailable(format!("the match could not be stored: {error}"))
         })?;
-    let mut actor = MatchActor::new(referee, context);
+    let mut actor = MatchActor::new(referee, context, tenure);
     actor.open = open;
     Ok(actor.start(context.limits))
 }
@@ -485,6 +500,7 @@ pub fn restore(
     stored: &StoredMatch,
     game: Box<dyn HostedGame>,
     context: &ActorContext,
+    tenure: Option<Tenure>,
 ) -> Result<MatchHandle, String> {
     let setup = durable::setup_from_bytes(&stored.row.setup).map_err(|e| e.to_string())?;
     let inputs = stored
@@ -513,8 +529,14 @@ pub fn restore(
         events,
         answered,
     )?;
-    let mut actor = MatchActor::new(referee, context);
+    let mut actor = MatchActor::new(referee, context, tenure);
     actor.referee.forget_stored(actor.event_tail);
+    // Nothing more is written of a match that is over: its lease is not needed.
+    if actor.referee.is_over()
+        && let Some(tenure) = &actor.tenure
+    {
+        tenure.release();
+    }
     // The server was down, not the players: everyone gets `abandon_after` from now to return.
     let now = clock::now();
     actor.presence.iter().for_each(|p| p.seen(now));
@@ -522,7 +544,7 @@ pub fn restore(
 }
 
 impl MatchActor {
-    fn new(referee: Referee, context: &ActorContext) -> Self {
+    fn new(referee: Referee, context: &ActorContext, tenure: Option<Tenure>) -> Self {
         let (published, _) = watch::channel(Published::of(&referee));
         let seats = referee.info().seats.len();
         MatchActor {
@@ -536,6 +558,7 @@ impl MatchActor {
             open: None,
             unload_idle_after: context.limits.unload_idle_after,
             event_tail: context.limits.event_tail,
+            tenure,
         }
     }
 
@@ -578,9 +601,11 @@ impl MatchActor {
                     last_call + after
                 });
             let handled = tokio::select! {
-                // A moment that passed while the actor was busy comes before any command that
-                // arrived meanwhile: a late action is refused, not accepted.
+                // A lease found lost comes first: nothing more may be written. Then a moment
+                // that passed while the actor was busy comes before any command that arrived
+                // meanwhile: a late action is refused, not accepted.
                 biased;
+                () = lease_lost(&mut self.tenure) => Ok(Some(RetireReason::LeaseLost)),
                 () = sleep_until(due.map(|(at, _)| clock::instant_at(at))), if writable && due.is_some() => {
                     match due {
                         // An expired match is over and nobody took all its seats: it has no
@@ -618,6 +643,13 @@ impl MatchActor {
                 }
             };
             let retired = handled.unwrap_or_else(|error| {
+                if matches!(error, StoreError::Fenced { .. }) {
+                    tracing::warn!(
+                        %error,
+                        "another server took the match's lease; it leaves this one"
+                    );
+                    return Some(RetireReason::LeaseLost);
+                }
                 tracing::error!(
                     %error,
                     "storing the match failed; it leaves memory and comes back from what was \
@@ -637,8 +669,20 @@ impl MatchActor {
                         }
                     }
                 }
-                if reason == RetireReason::Idle {
+                // A finished match's summary was stored as it ended; in cluster mode it has
+                // given its lease up since, so a write now would be refused.
+                let released = self.tenure.is_some() && self.referee.is_over();
+                if reason == RetireReason::Idle && !released {
                     Box::pin(self.store_summary()).await;
+                }
+                if let Some(tenure) = &self.tenure {
+                    // Calls still queued were never taken: their callers hear the actor
+                    // stopped, and the registry says who owns the match now.
+                    if reason == RetireReason::LeaseLost {
+                        tenure.forget();
+                    } else {
+                        tenure.release();
+                    }
                 }
                 let _ = self.retired.send(Retirement {
                     match_id: self.referee.setup().match_id.clone(),
@@ -664,7 +708,7 @@ impl MatchActor {
             }),
             lifecycle: Vec::new(),
         };
-        if let Err(error) = self.store.append(append).await {
+        if let Err(error) = self.store.append_fenced(append, self.fence()).await {
             tracing::warn!(%error, "the summary of a match leaving memory was not stored");
         }
     }
@@ -707,9 +751,14 @@ impl MatchActor {
                 .map(|e| e.to_row())
                 .collect(),
         };
-        self.store.append(append).await?;
+        self.store.append_fenced(append, self.fence()).await?;
         if self.referee.is_over() {
             self.open = None;
+            // Nothing more is written of it but its summary when it leaves memory, which may
+            // be refused once another server has taken the lease.
+            if let Some(tenure) = &self.tenure {
+                tenure.release();
+            }
         }
         // The summary first: a watcher that has sent the newest event reads a summary at least
         // that new, so it can tell when its seat is due to act (see `MatchHandle::may_prompt`).
@@ -738,6 +787,12 @@ impl MatchActor {
             Ok(()) => {
                 let _ = reply.send(result);
                 Ok(())
+            }
+            // The change did not happen, and this actor stops: the registry sends the call on
+            // to whoever hosts the match now.
+            Err(error @ StoreError::Fenced { .. }) => {
+                let _ = reply.send(Err(ServiceError::ActorStopped));
+                Err(error)
             }
             Err(error) => {
                 let _ = reply.send(Err(ServiceError::StoreUnavailable(format!(
@@ -865,6 +920,11 @@ impl MatchActor {
         Err(ServiceError::StoreUnavailable(
             "the match store cannot write right now, so no change is accepted".to_owned(),
         ))
+    }
+
+    /// The fencing token every write of the match carries; `None` outside cluster mode.
+    fn fence(&self) -> Option<u64> {
+        self.tenure.as_ref().map(Tenure::token)
     }
 
     fn publish(&self) {
@@ -1138,9 +1198,15 @@ mod tests {
             ..LIMITS
         };
         let context = ActorContext::unwatched(limits, store.clone());
-        let handle = create(setup(Hosting::default()), start_game(), &context, None)
-            .await
-            .unwrap();
+        let handle = create(
+            setup(Hosting::default()),
+            start_game(),
+            &context,
+            None,
+            None,
+        )
+        .await
+        .unwrap();
         let mut tokens = HashMap::new();
         for _ in 0..2 {
             let joined = handle.join(None, "bot".into()).await.unwrap();
@@ -1176,7 +1242,7 @@ mod tests {
             ..Hosting::default()
         };
         let context = ActorContext::unwatched(LIMITS, store.clone());
-        let handle = create(setup(hosting), start_game(), &context, None)
+        let handle = create(setup(hosting), start_game(), &context, None, None)
             .await
             .unwrap();
         let claimant = handle.join(None, "claimant".into()).await.unwrap();
@@ -1359,6 +1425,7 @@ mod tests {
             &stored,
             start_game(),
             &ActorContext::unwatched(LIMITS, store.clone()),
+            None,
         )
         .unwrap();
         assert_eq!(
@@ -1433,6 +1500,7 @@ mod tests {
                 &altered,
                 start_game(),
                 &ActorContext::unwatched(LIMITS, store.clone()),
+                None,
             )
             .unwrap_err();
             assert!(
@@ -1447,7 +1515,8 @@ mod tests {
             restore(
                 &shortened,
                 start_game(),
-                &ActorContext::unwatched(LIMITS, store.clone())
+                &ActorContext::unwatched(LIMITS, store.clone()),
+                None,
             )
             .is_err()
         );

@@ -100,6 +100,21 @@ pub enum ServiceError {
     /// continued on a history it did not have.
     #[error("match `{match_id}` cannot be rebuilt from its stored history: {detail}")]
     MatchNotRebuildable { match_id: String, detail: String },
+    /// Another server holds the match's lease (cluster mode): it hosts the match, this one
+    /// does not, until `until` unless it renews.
+    #[error(
+        "match `{}` is hosted by replica `{}` at {}; call that replica, or retry here: a lease \
+         that lapses is taken over",
+        quoted(match_id),
+        quoted(owner),
+        if owner_url.is_empty() { "an unknown address" } else { owner_url.as_str() }
+    )]
+    NotOwner {
+        match_id: String,
+        owner: String,
+        owner_url: String,
+        until: std::time::SystemTime,
+    },
     /// The store cannot be read, or cannot write: nothing was changed.
     #[error("the match store is unavailable right now ({0}); retry shortly")]
     StoreUnavailable(String),
@@ -311,6 +326,7 @@ impl ServiceError {
             Self::Unavailable(_) | Self::ActorStopped => "MATCH_UNAVAILABLE",
             Self::MatchNotRebuildable { .. } => "MATCH_NOT_REBUILDABLE",
             Self::StoreUnavailable(_) => "STORE_UNAVAILABLE",
+            Self::NotOwner { .. } => "NOT_OWNER",
             Self::DrawNotPossible(_) => "DRAW_NOT_POSSIBLE",
             Self::DrawAlreadyOffered(_) => "DRAW_ALREADY_OFFERED",
             Self::NoDrawOffer => "NO_DRAW_OFFER",
@@ -356,9 +372,10 @@ impl ServiceError {
             | Self::InvalidPosition(_)
             | Self::InvalidArgument(_) => ErrorCode::InvalidArgument,
             Self::Unauthenticated(_) | Self::InvalidSeatToken(_) => ErrorCode::Unauthenticated,
-            Self::Unavailable(_) | Self::ActorStopped | Self::StoreUnavailable(_) => {
-                ErrorCode::Unavailable
-            }
+            Self::Unavailable(_)
+            | Self::ActorStopped
+            | Self::StoreUnavailable(_)
+            | Self::NotOwner { .. } => ErrorCode::Unavailable,
             Self::MatchNotRebuildable { .. } => ErrorCode::Internal,
             Self::CallTimeout { .. } => ErrorCode::DeadlineExceeded,
             Self::WatcherLimit { .. }
@@ -375,9 +392,10 @@ impl ServiceError {
         match self {
             Self::Field { error, .. } => error.retry_after(),
             Self::RateLimited { retry_after, .. } => Some(*retry_after),
-            Self::Unavailable(_) | Self::ActorStopped | Self::StoreUnavailable(_) => {
-                Some(RETRY_UNAVAILABLE)
-            }
+            Self::Unavailable(_)
+            | Self::ActorStopped
+            | Self::StoreUnavailable(_)
+            | Self::NotOwner { .. } => Some(RETRY_UNAVAILABLE),
             _ => None,
         }
     }
@@ -416,6 +434,23 @@ impl ServiceError {
             | Self::MatchNotRebuildable { match_id: id, .. } => {
                 HashMap::from([("match_id".to_owned(), id.clone())])
             }
+            Self::NotOwner {
+                match_id,
+                owner,
+                owner_url,
+                until,
+            } => HashMap::from([
+                ("match_id".to_owned(), match_id.clone()),
+                ("owner".to_owned(), owner.clone()),
+                ("owner_url".to_owned(), owner_url.clone()),
+                (
+                    "lease_expires_unix_ms".to_owned(),
+                    until
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .map_or(0, |d| d.as_millis())
+                        .to_string(),
+                ),
+            ]),
             Self::WatcherLimit { match_id, limit } => HashMap::from([
                 ("match_id".to_owned(), match_id.clone()),
                 ("limit".to_owned(), limit.to_string()),

@@ -12,10 +12,16 @@
 //! retires: the registry forgets it and rebuilds it from the store on the next call. Unfinished
 //! matches whose store failed are rebuilt as soon as the store writes again, so their clocks
 //! and expiry go on without anyone calling.
+//!
+//! In cluster mode (several servers on one database) the registry hosts a match only while it
+//! holds the match's lease ([`ownership`]); a call for a match another server owns is answered
+//! [`ServiceError::NotOwner`] without loading it.
 
 pub mod actor;
 pub mod chance;
 pub mod clock;
+#[cfg(test)]
+mod cluster_tests;
 pub mod durable;
 pub mod error;
 pub mod event;
@@ -24,6 +30,7 @@ pub mod lifecycle;
 pub mod log;
 pub mod metrics;
 pub mod ordered;
+pub mod ownership;
 pub mod referee;
 #[cfg(test)]
 mod referee_tests;
@@ -49,6 +56,7 @@ pub use chance::MatchChance;
 pub use referee::{MatchSetup, SeatCall, Submission};
 
 use crate::error::ServiceError;
+use ownership::{ClusterSettings, Ownership, Tenure};
 use pitchmate_games::{GameRegistry, HostedGame};
 use pitchmate_store::{Listing, Store, StoreError, StoreHealth, StoredMatch};
 use slots::{Slot, Slots};
@@ -148,6 +156,9 @@ pub struct MatchRegistry {
     index: RwLock<HashMap<String, Entry>>,
     /// Open matches per creator.
     open_matches: Slots<IpAddr>,
+    /// The leases of the matches hosted here, in cluster mode; `None`: this server alone uses
+    /// the database, and no lease is read or written.
+    ownership: Option<Arc<Ownership>>,
 }
 
 fn storage_error(error: StoreError) -> ServiceError {
@@ -165,6 +176,23 @@ impl MatchRegistry {
         store: Store,
         open_matches_per_client: usize,
     ) -> Result<Arc<Self>, StoreError> {
+        Self::open_in_cluster(games, limits, store, open_matches_per_client, None).await
+    }
+
+    /// [`MatchRegistry::open`], in cluster mode when `cluster` is given: matches are hosted
+    /// only under their leases, and only the unfinished matches whose lease is free, lapsed or
+    /// this server's come back at the start.
+    pub async fn open_in_cluster(
+        games: GameRegistry,
+        limits: ActorLimits,
+        store: Store,
+        open_matches_per_client: usize,
+        cluster: Option<ClusterSettings>,
+    ) -> Result<Arc<Self>, StoreError> {
+        let ownership = cluster
+            .map(|settings| Ownership::start(store.clone(), &settings))
+            .transpose()
+            .map_err(StoreError::Database)?;
         let (retired, retirements) = mpsc::unbounded_channel();
         let actors = ActorContext {
             limits,
@@ -187,6 +215,7 @@ impl MatchRegistry {
             index: RwLock::default(),
             open_matches: Slots::new(open_matches_per_client),
             store,
+            ownership,
         });
         tokio::spawn(keep_in_memory(
             Arc::downgrade(&registry),
@@ -205,6 +234,29 @@ impl MatchRegistry {
             .count()
     }
 
+    /// Matches whose lease this server holds: 0 outside cluster mode.
+    pub fn leases_held(&self) -> usize {
+        self.ownership.as_ref().map_or(0, |o| o.held_count())
+    }
+
+    /// The holder this server's leases name, in cluster mode.
+    pub fn lease_holder(&self) -> Option<&str> {
+        self.ownership.as_deref().map(Ownership::holder)
+    }
+
+    /// Takes the lease of `match_id` in cluster mode; outside it, there is none to take.
+    async fn acquire(&self, match_id: &str) -> Result<Option<Tenure>, ServiceError> {
+        match &self.ownership {
+            Some(ownership) => ownership.acquire(match_id).await.map(Some),
+            None => Ok(None),
+        }
+    }
+
+    #[cfg(test)]
+    pub(crate) fn ownership(&self) -> Option<&Arc<Ownership>> {
+        self.ownership.as_ref()
+    }
+
     pub fn games(&self) -> &GameRegistry {
         &self.games
     }
@@ -220,6 +272,26 @@ impl MatchRegistry {
             .clone()
             .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
         let reservation = self.reserve(&match_id)?;
+        let tenure = self.acquire(&match_id).await?;
+        // Given up again on every way out but hosting the match.
+        let created = self
+            .create_reserved(request, match_id, reservation, tenure.clone())
+            .await;
+        if created.is_err()
+            && let Some(tenure) = tenure
+        {
+            tenure.release();
+        }
+        created
+    }
+
+    async fn create_reserved(
+        &self,
+        request: NewMatch,
+        match_id: String,
+        reservation: Reservation<'_>,
+        tenure: Option<Tenure>,
+    ) -> Result<MatchSummary, ServiceError> {
         if request.match_id.is_some()
             && self
                 .store
@@ -266,7 +338,7 @@ impl MatchRegistry {
             hosting: request.hosting,
             reservation: request.reservation,
         };
-        let handle = actor::create(setup, game, &self.actors, open).await?;
+        let handle = actor::create(setup, game, &self.actors, open, tenure).await?;
         let summary = handle.summary();
         reservation.host(handle);
         Ok(summary)
@@ -338,8 +410,19 @@ impl MatchRegistry {
             }
             None => {}
         }
-        let stored = self.load(match_id).await?;
-        let rebuilt = rebuild(&self.games, &self.actors, &stored);
+        // In cluster mode the lease comes first, so that what is read is all its last owner
+        // wrote: it can write no more once the lease is taken from it.
+        let tenure = self.acquire(match_id).await?;
+        let stored = match self.load(match_id).await {
+            Ok(stored) => stored,
+            Err(error) => {
+                if let Some(tenure) = &tenure {
+                    tenure.release();
+                }
+                return Err(error);
+            }
+        };
+        let rebuilt = rebuild(&self.games, &self.actors, &stored, tenure.clone());
         let mut index = self.write_index();
         match index.get(match_id) {
             // Another call rebuilt it meanwhile: keep the first.
@@ -357,6 +440,9 @@ impl MatchRegistry {
                 Ok(Some(handle))
             }
             Err(detail) => {
+                if let Some(tenure) = &tenure {
+                    tenure.release();
+                }
                 tracing::error!(%match_id, %detail, "stored match kept out of play");
                 index.insert(
                     match_id.to_owned(),
@@ -373,8 +459,9 @@ impl MatchRegistry {
     }
 
     /// Calls the match's actor through `call`. An actor that retired just before the call
-    /// reached it never took it, so the call goes once more, to the match rebuilt from the
-    /// store: a client never sees a match go in and out of memory.
+    /// reached it never took it, so the call goes again, to the match rebuilt from the store
+    /// (or, in cluster mode, to whoever owns it now): a client never sees a match go in and
+    /// out of memory.
     pub async fn call<T, Answer>(
         &self,
         match_id: &str,
@@ -383,9 +470,15 @@ impl MatchRegistry {
     where
         Answer: Future<Output = Result<T, ServiceError>>,
     {
-        match call(self.get(match_id).await?).await {
-            Err(ServiceError::ActorStopped) => call(self.get(match_id).await?).await,
-            answered => answered,
+        // An actor that stops while a call waits in its mailbox drops it: a second attempt may
+        // reach it in the moment before it closes, a third finds it closed.
+        let mut attempts = 0;
+        loop {
+            attempts += 1;
+            match call(self.get(match_id).await?).await {
+                Err(ServiceError::ActorStopped) if attempts < 3 => {}
+                answered => return answered,
+            }
         }
     }
 
@@ -542,6 +635,8 @@ struct Tally {
     refused: usize,
     /// Left unloaded (the store could not read them, say): the next call tries again.
     failed: usize,
+    /// Hosted by another server (cluster mode).
+    elsewhere: usize,
 }
 
 /// Rebuilds the unfinished matches of an earlier run after the server has started serving, a
@@ -568,6 +663,7 @@ async fn bring_back(registry: Weak<MatchRegistry>, match_ids: Vec<String>) {
                 match registry.get(&match_id).await {
                     Ok(_) => tally.resumed += 1,
                     Err(ServiceError::MatchNotRebuildable { .. }) => tally.refused += 1,
+                    Err(ServiceError::NotOwner { .. }) => tally.elsewhere += 1,
                     Err(error) => {
                         tally.failed += 1;
                         tracing::warn!(%match_id, %error, "match not brought back");
@@ -585,12 +681,14 @@ async fn bring_back(registry: Weak<MatchRegistry>, match_ids: Vec<String>) {
         all.resumed += tally.resumed;
         all.refused += tally.refused;
         all.failed += tally.failed;
+        all.elsewhere += tally.elsewhere;
     }
     tracing::info!(
         total,
         resumed = all.resumed,
         refused = all.refused,
         failed = all.failed,
+        elsewhere = all.elsewhere,
         took_ms = started.elapsed().as_millis() as u64,
         "unfinished matches brought back"
     );
@@ -635,6 +733,9 @@ async fn keep_in_memory(
                     Err(ServiceError::StoreUnavailable(_)) => {
                         still.insert(match_id);
                     }
+                    Err(ServiceError::NotOwner { owner, .. }) => {
+                        tracing::info!(%match_id, %owner, "match taken over by another server");
+                    }
                     Err(error) => tracing::error!(%match_id, %error, "match not rebuilt"),
                 }
             }
@@ -648,10 +749,11 @@ fn rebuild(
     games: &GameRegistry,
     actors: &ActorContext,
     stored: &StoredMatch,
+    tenure: Option<Tenure>,
 ) -> Result<MatchHandle, String> {
     let setup = durable::setup_from_bytes(&stored.row.setup).map_err(|e| e.to_string())?;
     let game = start_game(games, &setup)?;
-    actor::restore(stored, game, actors)
+    actor::restore(stored, game, actors, tenure)
 }
 
 /// A fresh game as a match's setup says: what re-playing a match's log starts from.

@@ -12,6 +12,9 @@ pub const ACTIONS_REFUSED: &str = "pitchmate_actions_refused_total";
 /// Seconds from handing an action to its match until its answer, stored (histogram).
 pub const SUBMIT_SECONDS: &str = "pitchmate_submit_seconds";
 
+/// Matches whose lease this server holds, in cluster mode (gauge, read at each scrape).
+pub const LEASES_HELD: &str = "pitchmate_leases_held";
+
 pub fn describe() {
     metrics::describe_counter!(ACTIONS_ACCEPTED, "Actions accepted and stored");
     metrics::describe_counter!(
@@ -19,6 +22,7 @@ pub fn describe() {
         "Submissions answered from the answer stored for their client_action_id"
     );
     metrics::describe_counter!(ACTIONS_REFUSED, "Actions refused, by reason");
+    metrics::describe_gauge!(LEASES_HELD, "Matches whose lease this server holds");
     metrics::describe_histogram!(
         SUBMIT_SECONDS,
         metrics::Unit::Seconds,
