@@ -89,6 +89,78 @@ pub struct Settings {
     pub metrics: MetricsSettings,
     #[serde(default)]
     pub tls: TlsSettings,
+    pub cluster: ClusterSettings,
+}
+
+/// Several servers on one PostgreSQL database (docs/deploy.md, "Replicas"): each live match is
+/// hosted by the one server that holds its lease. Off while `replica_id` is empty.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClusterSettings {
+    /// This server among those sharing the database, unique among them; empty: cluster mode
+    /// off, a single server that reads and writes no lease.
+    pub replica_id: String,
+    /// The URL the other servers and clients reach this one at (`http://` or `https://`),
+    /// named to callers of a match this server owns when they ask another server.
+    pub advertise_url: String,
+    /// Seconds a match's lease lasts without renewal: how long a dead server's matches wait
+    /// before another takes them over. Renewed every third of it.
+    pub lease_ttl_secs: u64,
+}
+
+impl ClusterSettings {
+    /// The longest lease time to live accepted: an hour. Longer only delays failover.
+    pub const MAX_LEASE_TTL_SECS: u64 = 3600;
+
+    /// The hosting's cluster settings, or `None` when cluster mode is off.
+    pub fn hosting(&self) -> Option<pitchmate_hosting::ownership::ClusterSettings> {
+        (!self.replica_id.is_empty()).then(|| pitchmate_hosting::ownership::ClusterSettings {
+            replica_id: self.replica_id.clone(),
+            advertise_url: self.advertise_url.clone(),
+            lease_ttl: std::time::Duration::from_secs(self.lease_ttl_secs),
+        })
+    }
+
+    fn check(&self, store_url: &str) -> Result<(), ConfigError> {
+        if self.lease_ttl_secs == 0 || self.lease_ttl_secs > Self::MAX_LEASE_TTL_SECS {
+            return Err(ConfigError::Message(format!(
+                "setting `cluster.lease_ttl_secs` must be between 1 and {}",
+                Self::MAX_LEASE_TTL_SECS
+            )));
+        }
+        if self.replica_id.is_empty() {
+            return Ok(());
+        }
+        let named = self.replica_id.len() <= 64
+            && self
+                .replica_id
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+        if !named {
+            return Err(ConfigError::Message(
+                "setting `cluster.replica_id` must be at most 64 letters, digits, `.`, `_` or `-`"
+                    .to_owned(),
+            ));
+        }
+        let url = &self.advertise_url;
+        let reachable = (url.starts_with("http://") || url.starts_with("https://"))
+            && !url.contains(char::is_whitespace);
+        if !reachable {
+            return Err(ConfigError::Message(
+                "setting `cluster.advertise_url` must be the http:// or https:// URL other servers \
+                 reach this one at, when `cluster.replica_id` is set"
+                    .to_owned(),
+            ));
+        }
+        if store_url.is_empty() {
+            return Err(ConfigError::Message(
+                "cluster mode (`cluster.replica_id`) needs a PostgreSQL `store.url`: a SQLite \
+                 file serves one process only"
+                    .to_owned(),
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// Prometheus metrics (see docs/deploy.md for the list).
@@ -283,7 +355,10 @@ impl Settings {
             .set_default("bots.max_concurrent", 1)?
             .set_default("bots.daily_cap", 1000)?
             .set_default("bots.inbox_retention_days", 30)?
-            .set_default("bots.show_up_secs", 60)?;
+            .set_default("bots.show_up_secs", 60)?
+            .set_default("cluster.replica_id", "")?
+            .set_default("cluster.advertise_url", "")?
+            .set_default("cluster.lease_ttl_secs", 10)?;
         if let Some(path) = &cli.config {
             builder = builder.add_source(File::from(path.as_path()).format(FileFormat::Toml));
         }
@@ -351,7 +426,8 @@ impl Settings {
                 )));
             }
         }
-        self.connections.check()
+        self.connections.check()?;
+        self.cluster.check(url)
     }
 }
 
@@ -470,6 +546,7 @@ mod tests {
         assert_eq!(sample.limits, defaults.limits);
         assert_eq!(sample.stream, defaults.stream);
         assert_eq!(sample.bots, defaults.bots);
+        assert_eq!(sample.cluster, defaults.cluster);
     }
 
     #[test]
@@ -583,6 +660,55 @@ mod tests {
             Some(std::path::Path::new("/etc/tls/tls.key"))
         );
         assert_eq!(set.store.check_interval_secs, 2);
+    }
+
+    #[test]
+    fn cluster_mode_is_off_unless_a_replica_is_named_and_needs_postgres() {
+        let defaults = Settings::from_layers(&Cli::default(), HashMap::new()).unwrap();
+        assert_eq!(defaults.cluster.replica_id, "");
+        assert_eq!(defaults.cluster.lease_ttl_secs, 10);
+        assert_eq!(defaults.cluster.hosting(), None, "off by default");
+
+        let clustered = env(&[
+            ("PITCHMATE__STORE__URL", "postgres://db.internal/pitchmate"),
+            ("PITCHMATE__CLUSTER__REPLICA_ID", "pitchmate-0"),
+            (
+                "PITCHMATE__CLUSTER__ADVERTISE_URL",
+                "http://pitchmate-0.pitchmate:50051",
+            ),
+            ("PITCHMATE__CLUSTER__LEASE_TTL_SECS", "6"),
+        ]);
+        let settings = Settings::from_layers(&Cli::default(), clustered.clone()).unwrap();
+        let hosting = settings.cluster.hosting().unwrap();
+        assert_eq!(hosting.replica_id, "pitchmate-0");
+        assert_eq!(hosting.advertise_url, "http://pitchmate-0.pitchmate:50051");
+        assert_eq!(hosting.lease_ttl, std::time::Duration::from_secs(6));
+
+        let with = |key: &str, value: &str| {
+            let mut environment = clustered.clone();
+            environment.insert(key.to_owned(), value.to_owned());
+            Settings::from_layers(&Cli::default(), environment)
+        };
+        for (key, value, complaint) in [
+            ("PITCHMATE__STORE__URL", "", "PostgreSQL"),
+            ("PITCHMATE__CLUSTER__ADVERTISE_URL", "", "advertise_url"),
+            (
+                "PITCHMATE__CLUSTER__ADVERTISE_URL",
+                "pitchmate-0:50051",
+                "advertise_url",
+            ),
+            ("PITCHMATE__CLUSTER__REPLICA_ID", "a b", "replica_id"),
+            ("PITCHMATE__CLUSTER__REPLICA_ID", "a@b", "replica_id"),
+            ("PITCHMATE__CLUSTER__LEASE_TTL_SECS", "0", "lease_ttl_secs"),
+            (
+                "PITCHMATE__CLUSTER__LEASE_TTL_SECS",
+                "3601",
+                "lease_ttl_secs",
+            ),
+        ] {
+            let error = with(key, value).unwrap_err().to_string();
+            assert!(error.contains(complaint), "{key}={value}: {error}");
+        }
     }
 
     #[test]

@@ -214,6 +214,34 @@ mod tests {
     }
 
     #[test]
+    fn not_owner_is_unavailable_and_names_the_owner() {
+        let until = std::time::UNIX_EPOCH + Duration::from_millis(1_700_000_000_123);
+        let status = to_status(ServiceError::NotOwner {
+            match_id: "m".into(),
+            owner: "pitchmate-1".into(),
+            owner_url: "http://pitchmate-1.pitchmate:50051".into(),
+            until,
+        });
+        assert_eq!(status.code(), Code::Unavailable, "clients retry it");
+        let info = info(&status);
+        assert_eq!(info.reason, "NOT_OWNER");
+        assert_eq!(info.metadata["match_id"], "m");
+        assert_eq!(info.metadata["owner"], "pitchmate-1");
+        assert_eq!(
+            info.metadata["owner_url"],
+            "http://pitchmate-1.pitchmate:50051"
+        );
+        assert_eq!(info.metadata["lease_expires_unix_ms"], "1700000000123");
+        assert!(
+            status
+                .message()
+                .contains("http://pitchmate-1.pitchmate:50051")
+        );
+        let retry = status.get_details_retry_info().expect("RetryInfo attached");
+        assert_eq!(retry.retry_delay, Some(RETRY_UNAVAILABLE));
+    }
+
+    #[test]
     fn rate_limited_carries_the_retry_delay() {
         let status = to_status(ServiceError::RateLimited {
             limit: RateLimit::Actions,

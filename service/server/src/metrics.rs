@@ -108,6 +108,8 @@ impl Exposition {
     pub async fn render(&self) -> String {
         let started = std::time::Instant::now();
         metrics::gauge!(MATCHES_LIVE).set(self.registry.live_count() as f64);
+        metrics::gauge!(pitchmate_hosting::metrics::LEASES_HELD)
+            .set(self.registry.leases_held() as f64);
         metrics::gauge!(STORE_WRITABLE).set(if self.store.writable() { 1.0 } else { 0.0 });
         metrics::gauge!(SERVING).set(if *self.serving.borrow() { 1.0 } else { 0.0 });
         match self.store.count_by_status().await {

@@ -311,7 +311,7 @@ async fn serve_with(
     // Installed before the matches come back, so nothing they do goes uncounted.
     let metrics = metrics.map(|listener| (listener, crate::metrics::recorder()));
     let limits = &settings.limits;
-    let registry = MatchRegistry::open(
+    let registry = MatchRegistry::open_in_cluster(
         games,
         ActorLimits {
             commands: limits.match_commands,
@@ -326,6 +326,7 @@ async fn serve_with(
         },
         store.clone(),
         limits.open_matches_per_client,
+        settings.cluster.hosting(),
     )
     .await?;
     let inboxes = InboxBus::default();
