@@ -12,6 +12,10 @@
 //! STORE_UNAVAILABLE, reports its retirement and stops, dropping whatever it had not stored; the
 //! registry rebuilds the match from what was committed (see `hosting`).
 //!
+//! In cluster mode an actor holds its match's lease ([`Tenure`]): every write carries the
+//! lease's fencing token, and once the lease is found lost, or a write is refused as fenced,
+//! the actor stops at once, writing nothing more; the calls it had not answered never happened.
+//!
 //! Presence: a seat counts as connected while it has an open event stream or made a call with
 //! its token within the match's `abandon_after`; the referee is told how long the opponent has
 //! been away when a seat claims victory.
