@@ -11,55 +11,26 @@ use super::ownership::ClusterSettings;
 use super::*;
 use pitchmate_games::ActionChoice;
 use pitchmate_store::match_lease;
-use pitchmate_store::scratch::scratch_store;
+use pitchmate_store::scratch::{ScratchSchema, scratch_store};
 
 const TTL: Duration = Duration::from_secs(1);
 /// Far beyond the time to live, for a machine under load.
 const GENEROUS: Duration = Duration::from_secs(20);
 
-/// A schema of its own in the test database, dropped by [`Schema::drop`].
-struct Schema {
-    admin: tokio_postgres::Client,
-    name: String,
-    url: String,
-}
+/// A schema of its own in the test database, with the replicas that share it.
+struct Schema(ScratchSchema);
 
 impl Schema {
     async fn create() -> Option<Self> {
-        let base = std::env::var("PITCHMATE_TEST_POSTGRES_URL")
-            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_owned());
-        let admin = match tokio_postgres::connect(&base, tokio_postgres::NoTls).await {
-            Ok((client, connection)) => {
-                tokio::spawn(connection);
-                client
-            }
-            Err(error) if std::env::var_os("CI").is_some() => {
-                panic!("CI is set but PostgreSQL at {base} is unreachable: {error}")
-            }
-            Err(error) => {
-                eprintln!("skipping the cluster tests: {base} is unreachable ({error})");
-                return None;
-            }
-        };
-        let name = format!("pitchmate_cluster_{}", uuid::Uuid::new_v4().simple());
-        admin
-            .batch_execute(&format!("CREATE SCHEMA {name}"))
-            .await
-            .expect("create the test schema");
-        let separator = if base.contains('?') { '&' } else { '?' };
-        let url = format!("{base}{separator}options=-csearch_path%3D{name}");
-        Some(Self { admin, name, url })
+        ScratchSchema::create().await.map(Self)
     }
 
     async fn drop(self) {
-        self.admin
-            .batch_execute(&format!("DROP SCHEMA {} CASCADE", self.name))
-            .await
-            .expect("drop the test schema");
+        self.0.drop_schema().await;
     }
 
     async fn replica(&self, replica_id: &str) -> Arc<MatchRegistry> {
-        let store = Store::open(&self.url, std::path::Path::new("unused-by-postgres"))
+        let store = Store::open(&self.0.url, std::path::Path::new("unused-by-postgres"))
             .await
             .unwrap();
         let limits = ActorLimits {

@@ -11,52 +11,11 @@ use std::net::SocketAddr;
 use common::{MatchServiceClient, authed, reason, seated};
 use pitchmate_proto::v1 as pb;
 use pitchmate_server::config::{Cli, Settings};
+use pitchmate_store::scratch::ScratchSchema;
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tonic::Code;
 use tonic_types::StatusExt;
-
-/// A schema of its own in the test database for the servers to share.
-struct Schema {
-    admin: tokio_postgres::Client,
-    name: String,
-    url: String,
-}
-
-impl Schema {
-    async fn create() -> Option<Self> {
-        let base = std::env::var("PITCHMATE_TEST_POSTGRES_URL")
-            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_owned());
-        let admin = match tokio_postgres::connect(&base, tokio_postgres::NoTls).await {
-            Ok((client, connection)) => {
-                tokio::spawn(connection);
-                client
-            }
-            Err(error) if std::env::var_os("CI").is_some() => {
-                panic!("CI is set but PostgreSQL at {base} is unreachable: {error}")
-            }
-            Err(error) => {
-                eprintln!("skipping the cluster test: {base} is unreachable ({error})");
-                return None;
-            }
-        };
-        let name = format!("pitchmate_cluster_{}", uuid::Uuid::new_v4().simple());
-        admin
-            .batch_execute(&format!("CREATE SCHEMA {name}"))
-            .await
-            .expect("create the test schema");
-        let separator = if base.contains('?') { '&' } else { '?' };
-        let url = format!("{base}{separator}options=-csearch_path%3D{name}");
-        Some(Self { admin, name, url })
-    }
-
-    async fn drop(self) {
-        self.admin
-            .batch_execute(&format!("DROP SCHEMA {} CASCADE", self.name))
-            .await
-            .expect("drop the test schema");
-    }
-}
 
 /// A server in cluster mode as `replica_id`, advertising the address it listens on.
 struct Replica {
@@ -129,7 +88,7 @@ fn owner_url(status: &tonic::Status) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_non_owner_answers_not_owner_with_the_owners_url() {
-    let Some(schema) = Schema::create().await else {
+    let Some(schema) = ScratchSchema::create().await else {
         return;
     };
     let owner = Replica::start(&schema.url, "a").await;
@@ -196,5 +155,5 @@ async fn the_non_owner_answers_not_owner_with_the_owners_url() {
     assert!(listed.matches.iter().any(|m| m.match_id == match_id));
     other.stop().await;
     owner.stop().await;
-    schema.drop().await;
+    schema.drop_schema().await;
 }
