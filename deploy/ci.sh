@@ -23,7 +23,7 @@ scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 
 echo "-- kubernetes manifests (Kubernetes 1.37 schemas, strict)"
-sed 's/containerPort:/containerPorts:/' deploy/kubernetes/deployment.yaml >"$scratch/broken.yaml"
+sed 's/containerPort:/containerPorts:/' deploy/kubernetes/statefulset.yaml >"$scratch/broken.yaml"
 if "$venv/bin/kubernetes-validate" --strict --quiet "$scratch/broken.yaml" >/dev/null 2>&1; then
   echo "kubernetes-validate accepted a broken manifest" >&2
   exit 1
