@@ -169,6 +169,32 @@ impl PostgresStore {
     }
 }
 
+impl PostgresStore {
+    pub async fn lapsed_leases(&self, prefix: &str, limit: i64) -> Result<Vec<Lease>, StoreError> {
+        self.reader
+            .read(|client| async move {
+                let rows = client
+                    .query(
+                        "SELECT name, holder, token, expires_at FROM leases \
+                         WHERE left(name, char_length($1)) = $1 AND expires_at <= now() \
+                         ORDER BY expires_at, name LIMIT $2",
+                        &[&prefix, &limit],
+                    )
+                    .await?;
+                Ok(rows
+                    .iter()
+                    .map(|row| Lease {
+                        name: row.get(0),
+                        holder: row.get(1),
+                        token: token(row, 2),
+                        expires_at_nanos: nanos(row.get(3)),
+                    })
+                    .collect())
+            })
+            .await
+    }
+}
+
 fn lost(lease: &Lease) -> StoreError {
     LeaseLost {
         name: lease.name.clone(),

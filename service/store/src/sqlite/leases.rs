@@ -156,6 +156,28 @@ impl SqliteStore {
     }
 }
 
+impl SqliteStore {
+    pub async fn lapsed_leases(&self, prefix: String, limit: i64) -> Result<Vec<Lease>, StoreError> {
+        blocking(&self.reader, move |connection| {
+            let mut statement = connection.prepare_cached(
+                "SELECT name, holder, token, expires_at FROM leases \
+                 WHERE substr(name, 1, length(?1)) = ?1 AND expires_at <= ?2 \
+                 ORDER BY expires_at, name LIMIT ?3",
+            )?;
+            let rows = statement.query_map(params![prefix, now_nanos(), limit], |r| {
+                Ok(Lease {
+                    name: r.get(0)?,
+                    holder: r.get(1)?,
+                    token: r.get::<_, i64>(2)? as u64,
+                    expires_at_nanos: r.get(3)?,
+                })
+            })?;
+            Ok(rows.collect::<Result<Vec<_>, _>>()?)
+        })
+        .await
+    }
+}
+
 /// The current tokens of the leases `names`; one with no row is missing from the map. The
 /// batch's transaction holds the file's write lock, so they stay current until it commits.
 pub(super) fn fences(
