@@ -10,8 +10,10 @@
 //! live, so another server may have taken it) stops its match's actor at once: it writes
 //! nothing more, and its callers are told who owns the match now. A match that leaves memory
 //! (idle, expired, its store failed) or ends gives its lease up, so another server may take it
-//! at once. A server that dies gives up nothing: its leases lapse after their time to live,
-//! and the next call for one of its matches, on any server, takes the match over.
+//! at once; so does every match of a server that stops gracefully, once its actor has stored
+//! its last write. A server that dies gives up nothing: its leases lapse after their time to
+//! live, and then the next call for one of its matches, on any server, or the survivors' sweep
+//! (see the registry), whichever comes first, takes the match over.
 //!
 //! The holder a lease names is `<replica_id>/<run>@<advertise_url>`: the replica, a random
 //! word drawn at each start (a restarted server is not its former self, whose leases lapse
@@ -140,6 +142,11 @@ impl Ownership {
         &self.holder
     }
 
+    /// How long a lease lasts without being renewed.
+    pub fn ttl(&self) -> Duration {
+        self.ttl
+    }
+
     /// Matches whose lease this server holds.
     pub fn held_count(&self) -> usize {
         self.lock().len()
@@ -219,6 +226,24 @@ impl Ownership {
                 Err(error) => tracing::debug!(%error, lease = %lease.name, "lease not released"),
             }
         });
+    }
+
+    /// Releases every lease held, waiting for each (the server is stopping, and its actors
+    /// have stored their last writes): another server may take each match at once. A lease
+    /// not released lapses by itself. Returns how many were released.
+    pub async fn release_all(&self) -> usize {
+        let leases: Vec<Lease> = self.lock().drain().map(|(_, held)| held.lease).collect();
+        let mut released = 0;
+        for lease in leases {
+            match self.store.release_lease(&lease).await {
+                Ok(()) => released += 1,
+                Err(StoreError::LeaseLost(_)) => {}
+                Err(error) => {
+                    tracing::warn!(%error, lease = %lease.name, "lease not released; it lapses");
+                }
+            }
+        }
+        released
     }
 
     /// Marks the lease of `match_id` lost if it still has `token`: its actor stops.
