@@ -29,7 +29,8 @@
 //!
 //! A server that stops gracefully hands its matches over ([`MatchRegistry::hand_over`]): it
 //! takes no match on any more, stops every actor once it has stored what it took, and then
-//! releases every lease it holds, so the survivors take the matches at once.
+//! lets every lease it holds lapse at once (a released lease would leave no trace for a sweep
+//! to find), so the survivors take the matches at their next call or sweep.
 
 pub mod actor;
 pub mod chance;
@@ -286,9 +287,9 @@ impl MatchRegistry {
     }
 
     /// Hands this server's matches over before it stops (cluster mode): no match is taken on
-    /// any more, every actor stops once what it took is stored, then every lease held is
-    /// released, so the other servers take the matches at once rather than after the lease's
-    /// time to live. Returns the leases released. Outside cluster mode it does nothing: the
+    /// any more, every actor stops once what it took is stored, then every lease held lapses
+    /// at once, so the other servers take the matches (at a call, or by their sweep) rather
+    /// than after the lease's time to live. Returns the leases handed over. Outside cluster mode it does nothing: the
     /// matches come back from the store when the server starts again.
     pub async fn hand_over(&self) -> usize {
         let Some(ownership) = &self.ownership else {
@@ -313,9 +314,9 @@ impl MatchRegistry {
                 handle.finished().await;
             }
         }
-        let released = ownership.release_all().await;
-        tracing::info!(released, "matches handed over: their leases released");
-        released
+        let handed = ownership.hand_over_all().await;
+        tracing::info!(handed, "matches handed over: their leases lapsed");
+        handed
     }
 
     #[cfg(test)]

@@ -10,8 +10,9 @@
 //! live, so another server may have taken it) stops its match's actor at once: it writes
 //! nothing more, and its callers are told who owns the match now. A match that leaves memory
 //! (idle, expired, its store failed) or ends gives its lease up, so another server may take it
-//! at once; so does every match of a server that stops gracefully, once its actor has stored
-//! its last write. A server that dies gives up nothing: its leases lapse after their time to
+//! at once. A server that stops gracefully lets the lease of every match it hosts lapse at
+//! once, after its actor has stored its last write, so the next call or the other servers'
+//! sweep takes the match over without waiting. A server that dies gives up nothing: its leases lapse after their time to
 //! live, and then the next call for one of its matches, on any server, or the survivors' sweep
 //! (see the registry), whichever comes first, takes the match over.
 //!
@@ -228,22 +229,23 @@ impl Ownership {
         });
     }
 
-    /// Releases every lease held, waiting for each (the server is stopping, and its actors
-    /// have stored their last writes): another server may take each match at once. A lease
-    /// not released lapses by itself. Returns how many were released.
-    pub async fn release_all(&self) -> usize {
+    /// Hands every lease held over, waiting for each (the server is stopping, and its actors
+    /// have stored their last writes): each lapses at once, so another server may take its
+    /// match at its next call, and the other servers' sweeps find it and take it without one.
+    /// A lease not handed over lapses by itself. Returns how many were handed over.
+    pub async fn hand_over_all(&self) -> usize {
         let leases: Vec<Lease> = self.lock().drain().map(|(_, held)| held.lease).collect();
-        let mut released = 0;
+        let mut handed = 0;
         for lease in leases {
-            match self.store.release_lease(&lease).await {
-                Ok(()) => released += 1,
+            match self.store.expire_lease(&lease).await {
+                Ok(()) => handed += 1,
                 Err(StoreError::LeaseLost(_)) => {}
                 Err(error) => {
-                    tracing::warn!(%error, lease = %lease.name, "lease not released; it lapses");
+                    tracing::warn!(%error, lease = %lease.name, "lease not handed over; it lapses");
                 }
             }
         }
-        released
+        handed
     }
 
     /// Marks the lease of `match_id` lost if it still has `token`: its actor stops.

@@ -202,6 +202,13 @@ impl Backend {
         }
     }
 
+    async fn expire_lease(&self, lease: &Lease) -> Result<(), StoreError> {
+        match self {
+            Self::Sqlite(store) => store.expire_lease(lease.clone()).await,
+            Self::Postgres(store) => store.expire_lease(lease).await,
+        }
+    }
+
     async fn lease_holder(&self, name: &str) -> Result<Option<Lease>, StoreError> {
         match self {
             Self::Sqlite(store) => store.lease_holder(name.to_owned()).await,
@@ -268,6 +275,21 @@ impl Store {
             Err(_) => return released,
         });
         released
+    }
+
+    /// Lets the lease lapse now if it still has `lease.token`: anyone may take it at once, and
+    /// it is listed among [`Store::lapsed_leases`] until someone does, so a server sweeping for
+    /// what others left finds it (a server handing its matches over). [`StoreError::LeaseLost`]
+    /// (nothing changed) once it has not.
+    pub async fn expire_lease(&self, lease: &Lease) -> Result<(), StoreError> {
+        self.may_write()?;
+        let expired = self.backend.expire_lease(lease).await;
+        count(match &expired {
+            Ok(()) => "expired",
+            Err(StoreError::LeaseLost(_)) => "lost",
+            Err(_) => return expired,
+        });
+        expired
     }
 
     /// The lease `name` as its holder has it now, or `None` when it is free, released or has

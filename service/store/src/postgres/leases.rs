@@ -148,6 +148,24 @@ impl PostgresStore {
         Ok(())
     }
 
+    pub async fn expire_lease(&self, lease: &Lease) -> Result<(), StoreError> {
+        let client = self.direct_writer().await?;
+        let expired = within(async {
+            Ok(client
+                .execute(
+                    "UPDATE leases SET expires_at = LEAST(expires_at, now()) \
+                     WHERE name = $1 AND token = $2",
+                    &[&lease.name, &(lease.token as i64)],
+                )
+                .await?)
+        })
+        .await?;
+        if expired == 0 {
+            return Err(lost(lease));
+        }
+        Ok(())
+    }
+
     pub async fn lease_holder(&self, name: &str) -> Result<Option<Lease>, StoreError> {
         self.reader
             .read(|client| async move {

@@ -134,6 +134,22 @@ impl SqliteStore {
         .await
     }
 
+    pub async fn expire_lease(&self, lease: Lease) -> Result<(), StoreError> {
+        self.write_directly(move |transaction| {
+            let expired = transaction
+                .prepare_cached(
+                    "UPDATE leases SET expires_at = MIN(expires_at, ?3) \
+                     WHERE name = ?1 AND token = ?2",
+                )?
+                .execute(params![lease.name, lease.token as i64, now_nanos()])?;
+            if expired == 0 {
+                return Err(lost(&lease));
+            }
+            Ok(())
+        })
+        .await
+    }
+
     pub async fn lease_holder(&self, name: String) -> Result<Option<Lease>, StoreError> {
         blocking(&self.reader, move |connection| {
             let found = connection

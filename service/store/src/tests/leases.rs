@@ -464,7 +464,18 @@ where
     lost(store.release_lease(&first).await, &first);
     store.release_lease(&second).await.unwrap();
     assert_eq!(store.lapsed_leases(MATCH_LEASES, 10).await.unwrap(), []);
-    assert_eq!(store.lease_holder(&first.name).await.unwrap(), Some(taken));
+    assert_eq!(store.lease_holder(&first.name).await.unwrap(), Some(taken.clone()));
+
+    // Expired by its holder (handing over), a lease lapses at once, keeping its token: listed
+    // as lapsed, free to take; a stale token expires nothing.
+    lost(store.expire_lease(&first).await, &first);
+    store.expire_lease(&taken).await.unwrap();
+    assert_eq!(store.lease_holder(&taken.name).await.unwrap(), None);
+    let listed = store.lapsed_leases(MATCH_LEASES, 10).await.unwrap();
+    assert_eq!(listed.len(), 1);
+    assert_eq!((listed[0].holder.as_str(), listed[0].token), ("survivor", taken.token));
+    let next = store.acquire_lease(&taken.name, "heir", LONG).await.unwrap();
+    assert!(next.token > taken.token);
     store.close().await.unwrap();
 }
 
