@@ -164,6 +164,9 @@ pub enum Command {
         detail: pb::ActionDetail,
         reply: Reply<Option<pb::YourTurn>>,
     },
+    /// The server is stopping and hands the match over (cluster mode): the actor stops once
+    /// what it took before is stored, keeping its lease for the registry to release after.
+    HandOver,
 }
 
 /// A seat taken: the token that acts for it, shown this once.
@@ -227,6 +230,12 @@ impl MatchHandle {
             .await
             .map_err(|_| ServiceError::ActorStopped)?;
         answer.await.map_err(|_| ServiceError::ActorStopped)?
+    }
+
+    /// Asks the actor to stop for a hand-over (see [`Command::HandOver`]); one already stopped
+    /// has nothing to hand over.
+    pub async fn hand_over(&self) {
+        let _ = self.commands.send(Command::HandOver).await;
     }
 
     /// Waits until the actor's task has ended, so that nothing it still had in hand is left to
@@ -392,6 +401,9 @@ pub enum RetireReason {
     Idle,
     /// Another server took the match's lease (cluster mode): this one writes nothing more.
     LeaseLost,
+    /// The server is stopping and hands its matches over (cluster mode): the registry releases
+    /// the lease once the actor has stopped.
+    HandedOver,
 }
 
 /// An actor's last word to the registry.
@@ -621,6 +633,7 @@ impl MatchActor {
                     }
                 }
                 command = commands.recv() => match command {
+                    Some(Command::HandOver) => Ok(Some(RetireReason::HandedOver)),
                     Some(command) => {
                         last_call = tokio::time::Instant::now();
                         // Boxed: handling a command is the largest state the task goes
@@ -676,16 +689,18 @@ impl MatchActor {
                 // A finished match's summary was stored as it ended; in cluster mode it has
                 // given its lease up since, so a write now would be refused.
                 let released = self.tenure.is_some() && self.referee.is_over();
-                if reason == RetireReason::Idle && !released {
+                let leaving = matches!(reason, RetireReason::Idle | RetireReason::HandedOver);
+                if leaving && !released {
                     Box::pin(self.store_summary()).await;
                 }
                 if let Some(tenure) = &self.tenure {
                     // Calls still queued were never taken: their callers hear the actor
                     // stopped, and the registry says who owns the match now.
-                    if reason == RetireReason::LeaseLost {
-                        tenure.forget();
-                    } else {
-                        tenure.release();
+                    match reason {
+                        RetireReason::LeaseLost => tenure.forget(),
+                        // Released by the registry once every actor has stopped.
+                        RetireReason::HandedOver => {}
+                        _ => tenure.release(),
                     }
                 }
                 let _ = self.retired.send(Retirement {
@@ -895,6 +910,8 @@ impl MatchActor {
             } => {
                 let _ = reply.send(Ok(self.referee.your_turn(seat, after_seq, detail)));
             }
+            // Taken from the mailbox of an actor already retiring: it stops anyway.
+            Command::HandOver => {}
         }
         Ok(())
     }

@@ -10,8 +10,8 @@ use std::time::Duration;
 use super::ownership::ClusterSettings;
 use super::*;
 use pitchmate_games::ActionChoice;
-use pitchmate_store::match_lease;
 use pitchmate_store::scratch::{ScratchSchema, scratch_store};
+use pitchmate_store::{MATCH_LEASES, match_lease};
 
 const TTL: Duration = Duration::from_secs(1);
 /// Far beyond the time to live, for a machine under load.
@@ -30,6 +30,15 @@ impl Schema {
     }
 
     async fn replica(&self, replica_id: &str) -> Arc<MatchRegistry> {
+        self.replica_with(replica_id, TTL, None).await
+    }
+
+    async fn replica_with(
+        &self,
+        replica_id: &str,
+        lease_ttl: Duration,
+        unload_idle_after: Option<Duration>,
+    ) -> Arc<MatchRegistry> {
         let store = Store::open(&self.0.url, std::path::Path::new("unused-by-postgres"))
             .await
             .unwrap();
@@ -37,13 +46,13 @@ impl Schema {
             commands: 8,
             live_capacity: 64,
             expire_unstarted_after: None,
-            unload_idle_after: None,
+            unload_idle_after,
             event_tail: 64,
         };
         let cluster = ClusterSettings {
             replica_id: replica_id.to_owned(),
             advertise_url: format!("http://{replica_id}.test:50051"),
-            lease_ttl: TTL,
+            lease_ttl,
         };
         MatchRegistry::open_in_cluster(GameRegistry::standard(), limits, store, 0, Some(cluster))
             .await
@@ -72,10 +81,18 @@ where
 
 /// A Soccer Chess match with both seats taken; its id and the seat tokens by seat name.
 async fn seated(registry: &MatchRegistry) -> (String, HashMap<String, String>) {
+    seated_with(registry, clock::Hosting::default()).await
+}
+
+async fn seated_with(
+    registry: &MatchRegistry,
+    hosting: clock::Hosting,
+) -> (String, HashMap<String, String>) {
     let created = registry
         .create(NewMatch {
             variant_id: "soccer-chess".into(),
             seed: Some(3),
+            hosting,
             ..NewMatch::default()
         })
         .await
@@ -356,6 +373,188 @@ async fn a_lease_lost_at_renewal_stops_the_actor_and_ends_its_streams() {
         assert_eq!(owner_of(a.get(&id).await.unwrap_err()), "b");
         let after = b.store().load(&id).await.unwrap().unwrap();
         assert_eq!(after.events, stored.events);
+    })
+    .await;
+}
+
+/// Waits, within [`GENEROUS`], until `done` (an expression that may await) holds.
+macro_rules! until {
+    ($what:expr, $done:expr) => {{
+        let by = deadline();
+        while !$done {
+            assert!(tokio::time::Instant::now() < by, $what);
+            pause().await;
+        }
+    }};
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dead_owners_match_comes_back_on_a_survivor_uncalled_and_its_clock_decides_it() {
+    on_postgres(|schema| async move {
+        let (a, b) = (schema.replica("a").await, schema.replica("b").await);
+        // Long enough for the takeover to come first on a loaded machine, short to wait out.
+        let per_move = Duration::from_secs(6);
+        let hosting = clock::Hosting {
+            time_control: clock::TimeControl::PerMove {
+                per_move,
+                first_move: per_move,
+            },
+            ..clock::Hosting::default()
+        };
+        let (id, tokens) = seated_with(&a, hosting).await;
+        play(&a, &id, &tokens, "first").await.unwrap();
+        let before = a.get(&id).await.unwrap().summary();
+        assert_eq!(before.progress.status, MatchStatus::Active);
+        let to_act = before.progress.turn.to_act[0];
+        drop(a);
+
+        // Nobody calls B for the match: its sweep finds the lapsed lease and takes it over.
+        until!("B hosts the match", b.live_count() == 1);
+        let handle = b.live(&id).expect("hosted by B's sweep");
+        assert_eq!(handle.summary().progress.last_seq, before.progress.last_seq);
+        until!("the clock ends the match", {
+            handle.summary().progress.status.is_over()
+        });
+        let end = handle.summary().progress.result.expect("a result");
+        assert_eq!(end.reason, lifecycle::EndReason::Timeout);
+        assert_ne!(end.winner, Some(to_act), "the seat out of time lost");
+        let stored = b.store().load(&id).await.unwrap().unwrap();
+        assert_eq!(
+            stored.events.len() as u64,
+            handle.summary().progress.last_seq
+        );
+        until!("B gives the finished match's lease up", {
+            b.store()
+                .lease_holder(&match_lease(&id))
+                .await
+                .unwrap()
+                .is_none()
+        });
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_sweep_deletes_the_lapsed_leases_of_matches_over_or_gone() {
+    on_postgres(|schema| async move {
+        let a = schema.replica("a").await;
+        let (id, tokens) = seated(&a).await;
+        a.call(&id, |handle| {
+            let token = tokens["first"].clone();
+            async move { handle.seat_call(Some(token), SeatCall::Resign).await }
+        })
+        .await
+        .unwrap();
+        let store = a.store().clone();
+        until!("the finished match's lease released", {
+            store
+                .lease_holder(&match_lease(&id))
+                .await
+                .unwrap()
+                .is_none()
+        });
+        drop(a);
+        // A server that died just after the end, before its release: the lease stays. So does
+        // one taken for a match that was never stored.
+        let dead = "dead/00000000@http://dead.test:50051";
+        let short = Duration::from_millis(200);
+        store
+            .acquire_lease(&match_lease(&id), dead, short)
+            .await
+            .unwrap();
+        store
+            .acquire_lease(&match_lease("never-stored"), dead, short)
+            .await
+            .unwrap();
+        tokio::time::sleep(short).await;
+        assert_eq!(
+            store.lapsed_leases(MATCH_LEASES, 10).await.unwrap().len(),
+            2
+        );
+
+        let b = schema.replica("b").await;
+        until!("both lapsed leases deleted", {
+            store
+                .lapsed_leases(MATCH_LEASES, 10)
+                .await
+                .unwrap()
+                .is_empty()
+        });
+        assert_eq!(store.lease_holder(&match_lease(&id)).await.unwrap(), None);
+        assert_eq!(b.live_count(), 0, "nothing rebuilt to clean up");
+        assert_eq!(b.leases_held(), 0);
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn matches_unloaded_idle_are_not_swept_back() {
+    on_postgres(|schema| async move {
+        let idle = Some(Duration::from_millis(300));
+        let a = schema.replica_with("a", TTL, idle).await;
+        let b = schema.replica_with("b", TTL, idle).await;
+        let (id, tokens) = seated(&a).await;
+        play(&a, &id, &tokens, "first").await.unwrap();
+        until!("the idle match left A", {
+            a.live_count() == 0 && a.leases_held() == 0
+        });
+        until!("its lease released", {
+            a.store()
+                .lease_holder(&match_lease(&id))
+                .await
+                .unwrap()
+                .is_none()
+        });
+        // Several sweeps of both replicas go by.
+        tokio::time::sleep(4 * TTL).await;
+        assert_eq!((a.live_count(), b.live_count()), (0, 0));
+        assert_eq!((a.leases_held(), b.leases_held()), (0, 0));
+        assert!(
+            a.store()
+                .lapsed_leases(MATCH_LEASES, 10)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        // It comes back where it is next called.
+        play(&b, &id, &tokens, "second").await.unwrap();
+        assert_eq!(b.leases_held(), 1);
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stopping_owner_hands_its_matches_over_at_once() {
+    on_postgres(|schema| async move {
+        // A time to live no test waits out: B gets the matches only by their hand-over. (Its
+        // sweep runs every half of it: B's own time to live is short.)
+        let long = Duration::from_secs(60);
+        let a = schema.replica_with("a", long, None).await;
+        let b = schema.replica_with("b", TTL, None).await;
+        let (first, tokens) = seated(&a).await;
+        let (second, _) = seated(&a).await;
+        for n in 0..4 {
+            play(&a, &first, &tokens, &format!("move-{n}"))
+                .await
+                .unwrap();
+        }
+        let before = a.get(&first).await.unwrap().summary();
+        let events = a.get(&first).await.unwrap().events_after(0).await.unwrap();
+        assert_eq!(owner_of(b.get(&first).await.unwrap_err()), "a");
+
+        assert_eq!(a.hand_over().await, 2);
+        assert_eq!((a.leases_held(), a.live_count()), (0, 0));
+        let refused = a.get(&first).await.unwrap_err();
+        assert_eq!(refused.reason(), "MATCH_UNAVAILABLE", "A takes nothing on");
+
+        // B takes the first at its first asking, from everything A stored; its sweep takes
+        // the second, which nobody calls.
+        let handle = b.get(&first).await.unwrap();
+        assert_eq!(handle.summary(), before);
+        assert_eq!(handle.events_after(0).await.unwrap(), events);
+        until!("B's sweep takes the second", b.live(&second).is_some());
+        assert_eq!(b.leases_held(), 2);
+        play(&b, &first, &tokens, "on-b").await.unwrap();
     })
     .await;
 }

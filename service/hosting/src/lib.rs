@@ -16,6 +16,21 @@
 //! In cluster mode (several servers on one database) the registry hosts a match only while it
 //! holds the match's lease ([`ownership`]); a call for a match another server owns is answered
 //! [`ServiceError::NotOwner`] without loading it.
+//!
+//! The survivors' sweep (cluster mode): every half a lease's time to live or so, each server
+//! looks for match leases that lapsed, left by a server that died. An unfinished match's is
+//! taken over as a call would (from exactly what the store holds; another survivor winning it
+//! is fine), so a dead server's matches come back within about the time to live and a sweep's
+//! interval even when nobody calls them, and their clocks run on. A finished or unknown
+//! match's is deleted with the token it lapsed with (unless someone took it meanwhile), so it
+//! is not tried again. Matches that left memory idle gave their leases up: the sweep never
+//! sees them, and they stay in the store until called. The interval varies by a quarter
+//! either way, so that servers started together do not all read at once.
+//!
+//! A server that stops gracefully hands its matches over ([`MatchRegistry::hand_over`]): it
+//! takes no match on any more, stops every actor once it has stored what it took, and then
+//! lets every lease it holds lapse at once (a released lease would leave no trace for a sweep
+//! to find), so the survivors take the matches at their next call or sweep.
 
 pub mod actor;
 pub mod chance;
@@ -44,6 +59,7 @@ pub mod token;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock, Weak};
 use std::time::Duration;
 
@@ -58,7 +74,9 @@ pub use referee::{MatchSetup, SeatCall, Submission};
 use crate::error::ServiceError;
 use ownership::{ClusterSettings, Ownership, Tenure};
 use pitchmate_games::{GameRegistry, HostedGame};
-use pitchmate_store::{Listing, Store, StoreError, StoreHealth, StoredMatch};
+use pitchmate_store::{
+    Listing, MATCH_LEASES, Store, StoreError, StoreHealth, StoredMatch, leased_match,
+};
 use slots::{Slot, Slots};
 use status::MatchStatus;
 use summary::MatchSummary;
@@ -68,6 +86,9 @@ pub type OpenMatch = Slot<IpAddr>;
 
 /// How often the registry tries again to rebuild matches it could not, while the store writes.
 const RELOAD_RETRY: Duration = Duration::from_secs(2);
+
+/// Lapsed leases one sweep reads at most; the rest wait for the next sweep.
+const SWEEP_BATCH: usize = 512;
 
 /// What `create` needs besides the variant.
 #[derive(Clone, Debug, Default)]
@@ -159,6 +180,8 @@ pub struct MatchRegistry {
     /// The leases of the matches hosted here, in cluster mode; `None`: this server alone uses
     /// the database, and no lease is read or written.
     ownership: Option<Arc<Ownership>>,
+    /// Set when the server hands its matches over: no lease is taken any more.
+    handing_over: AtomicBool,
 }
 
 fn storage_error(error: StoreError) -> ServiceError {
@@ -216,13 +239,21 @@ impl MatchRegistry {
             open_matches: Slots::new(open_matches_per_client),
             store,
             ownership,
+            handing_over: AtomicBool::new(false),
         });
+        if let Some(ownership) = &registry.ownership {
+            tokio::spawn(sweep_lapsed(Arc::downgrade(&registry), ownership.ttl()));
+        }
         tokio::spawn(keep_in_memory(
             Arc::downgrade(&registry),
             retirements,
             registry.store.health(),
         ));
-        tokio::spawn(bring_back(Arc::downgrade(&registry), unfinished));
+        tokio::spawn(bring_back(
+            Arc::downgrade(&registry),
+            unfinished,
+            "unfinished matches brought back",
+        ));
         Ok(registry)
     }
 
@@ -247,9 +278,45 @@ impl MatchRegistry {
     /// Takes the lease of `match_id` in cluster mode; outside it, there is none to take.
     async fn acquire(&self, match_id: &str) -> Result<Option<Tenure>, ServiceError> {
         match &self.ownership {
+            Some(_) if self.handing_over.load(Ordering::Acquire) => Err(ServiceError::Unavailable(
+                "this server is stopping and hands its matches over".to_owned(),
+            )),
             Some(ownership) => ownership.acquire(match_id).await.map(Some),
             None => Ok(None),
         }
+    }
+
+    /// Hands this server's matches over before it stops (cluster mode): no match is taken on
+    /// any more, every actor stops once what it took is stored, then every lease held lapses
+    /// at once, so the other servers take the matches (at a call, or by their sweep) rather
+    /// than after the lease's time to live. Returns the leases handed over. Outside cluster
+    /// mode it does nothing: the matches come back from the store when the server starts again.
+    pub async fn hand_over(&self) -> usize {
+        let Some(ownership) = &self.ownership else {
+            return 0;
+        };
+        self.handing_over.store(true, Ordering::Release);
+        // A call past its acquisition as the flag was set hosts its match a moment later: a
+        // second look stops that one too.
+        for _ in 0..2 {
+            let hosted: Vec<MatchHandle> = self
+                .read_index()
+                .values()
+                .filter_map(|entry| match entry {
+                    Entry::Live(handle) => Some(handle.clone()),
+                    _ => None,
+                })
+                .collect();
+            for handle in &hosted {
+                handle.hand_over().await;
+            }
+            for handle in &hosted {
+                handle.finished().await;
+            }
+        }
+        let handed = ownership.hand_over_all().await;
+        tracing::info!(handed, "matches handed over: their leases lapsed");
+        handed
     }
 
     #[cfg(test)]
@@ -643,7 +710,7 @@ struct Tally {
 /// few at a time, so their clocks and expiry go on and listings show them as they are; a call
 /// that needs one sooner rebuilds it first. A match the rules no longer reproduce is logged
 /// and kept out of play.
-async fn bring_back(registry: Weak<MatchRegistry>, match_ids: Vec<String>) {
+async fn bring_back(registry: Weak<MatchRegistry>, match_ids: Vec<String>, what: &'static str) {
     if match_ids.is_empty() {
         return;
     }
@@ -690,8 +757,85 @@ async fn bring_back(registry: Weak<MatchRegistry>, match_ids: Vec<String>) {
         failed = all.failed,
         elsewhere = all.elsewhere,
         took_ms = started.elapsed().as_millis() as u64,
-        "unfinished matches brought back"
+        "{what}"
     );
+}
+
+/// Sweeps for the lapsed leases of other servers' matches every half `ttl` or so (see the
+/// module's documentation), while the registry exists and is not handing its matches over.
+async fn sweep_lapsed(registry: Weak<MatchRegistry>, ttl: Duration) {
+    loop {
+        tokio::time::sleep(jittered(ttl / 2)).await;
+        let Some(strong) = registry.upgrade() else {
+            return;
+        };
+        if strong.handing_over.load(Ordering::Acquire) {
+            return;
+        }
+        // Nothing could be taken over or deleted: the next sweep after the store is back.
+        if !strong.store.writable() {
+            continue;
+        }
+        match sweep_once(&strong).await {
+            Ok(unfinished) if !unfinished.is_empty() => {
+                drop(strong);
+                bring_back(
+                    registry.clone(),
+                    unfinished,
+                    "lapsed matches of another server taken over",
+                )
+                .await;
+            }
+            Ok(_) => {}
+            Err(error) => tracing::warn!(%error, "cannot sweep for lapsed leases now"),
+        }
+    }
+}
+
+/// One sweep: deletes the lapsed leases of matches finished or unknown, and returns the
+/// unfinished matches whose leases lapsed, to be taken over.
+async fn sweep_once(registry: &MatchRegistry) -> Result<Vec<String>, StoreError> {
+    let store = registry.store();
+    let lapsed = store.lapsed_leases(MATCH_LEASES, SWEEP_BATCH).await?;
+    if lapsed.is_empty() {
+        return Ok(Vec::new());
+    }
+    // Read after the leases: a match can only have become finished since, never unfinished,
+    // and one created since took its lease afresh, which the lapsed token cannot release.
+    let unfinished: HashSet<String> = store
+        .with_status(&[
+            MatchStatus::Waiting.to_wire(),
+            MatchStatus::Active.to_wire(),
+        ])
+        .await?
+        .into_iter()
+        .collect();
+    let mut to_take = Vec::new();
+    for lease in lapsed {
+        let Some(match_id) = leased_match(&lease.name) else {
+            continue;
+        };
+        if unfinished.contains(match_id) {
+            to_take.push(match_id.to_owned());
+            continue;
+        }
+        match store.release_lease(&lease).await {
+            Ok(()) => tracing::info!(%match_id, "lapsed lease of a match over or gone deleted"),
+            // Someone took it meanwhile.
+            Err(StoreError::LeaseLost(_)) => {}
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(to_take)
+}
+
+/// `interval`, give or take a quarter of it, drawn afresh each time.
+fn jittered(interval: Duration) -> Duration {
+    let mut draw = [0u8; 2];
+    // Without randomness the interval is as good, just not spread.
+    let _ = getrandom::fill(&mut draw);
+    let fraction = f64::from(u16::from_le_bytes(draw)) / f64::from(u16::MAX);
+    interval.mul_f64(0.75 + fraction / 2.0)
 }
 
 /// Follows the registry's actors as long as it exists: unloads those that retire, and rebuilds

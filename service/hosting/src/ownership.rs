@@ -10,8 +10,11 @@
 //! live, so another server may have taken it) stops its match's actor at once: it writes
 //! nothing more, and its callers are told who owns the match now. A match that leaves memory
 //! (idle, expired, its store failed) or ends gives its lease up, so another server may take it
-//! at once. A server that dies gives up nothing: its leases lapse after their time to live,
-//! and the next call for one of its matches, on any server, takes the match over.
+//! at once. A server that stops gracefully lets the lease of every match it hosts lapse at
+//! once, after its actor has stored its last write, so the next call or the other servers'
+//! sweep takes the match over without waiting. A server that dies gives up nothing: its leases lapse after their time to
+//! live, and then the next call for one of its matches, on any server, or the survivors' sweep
+//! (see the registry), whichever comes first, takes the match over.
 //!
 //! The holder a lease names is `<replica_id>/<run>@<advertise_url>`: the replica, a random
 //! word drawn at each start (a restarted server is not its former self, whose leases lapse
@@ -140,6 +143,11 @@ impl Ownership {
         &self.holder
     }
 
+    /// How long a lease lasts without being renewed.
+    pub fn ttl(&self) -> Duration {
+        self.ttl
+    }
+
     /// Matches whose lease this server holds.
     pub fn held_count(&self) -> usize {
         self.lock().len()
@@ -219,6 +227,25 @@ impl Ownership {
                 Err(error) => tracing::debug!(%error, lease = %lease.name, "lease not released"),
             }
         });
+    }
+
+    /// Hands every lease held over, waiting for each (the server is stopping, and its actors
+    /// have stored their last writes): each lapses at once, so another server may take its
+    /// match at its next call, and the other servers' sweeps find it and take it without one.
+    /// A lease not handed over lapses by itself. Returns how many were handed over.
+    pub async fn hand_over_all(&self) -> usize {
+        let leases: Vec<Lease> = self.lock().drain().map(|(_, held)| held.lease).collect();
+        let mut handed = 0;
+        for lease in leases {
+            match self.store.expire_lease(&lease).await {
+                Ok(()) => handed += 1,
+                Err(StoreError::LeaseLost(_)) => {}
+                Err(error) => {
+                    tracing::warn!(%error, lease = %lease.name, "lease not handed over; it lapses");
+                }
+            }
+        }
+        handed
     }
 
     /// Marks the lease of `match_id` lost if it still has `token`: its actor stops.

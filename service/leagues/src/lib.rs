@@ -36,3 +36,5 @@ use pitchmate_hosting::durable::{from_nanos as time, nanos};
 
 #[cfg(test)]
 mod accounts_tests;
+#[cfg(test)]
+mod scheduler_tests;

@@ -6,17 +6,35 @@
 //! once and told once. On the same beat, the queue is paired and open challenges past their
 //! expiry are closed, and tournaments are run a step on (a round paired when its time
 //! comes; see `tournaments`).
+//!
+//! When several servers share the database (cluster mode) one of them schedules at a time: the
+//! holder of the lease `league/scheduler`, which it acquires or renews at every beat; the
+//! others try at each beat to take it, and do once it is released or has lapsed. A server that
+//! stops releases it after its last pass, so another takes over at once.
+//!
+//! The lease keeps the work on one server; it is not what keeps the work right. A scheduler
+//! deposed while it was paused may still finish a pass beside the new holder's, and each of
+//! its writes holds by itself: a cycle's pairs are written only while both tickets wait (their
+//! rows locked), so no ticket is paired twice; a round is written only while its tournament
+//! has paired exactly the rounds before it, so no round is paired twice; a match is created
+//! under the id its assignment chose, once (the match's own lease and a stored match of that
+//! id refuse a second), and the assignment turns `Created` only from `Pending`, so its bots
+//! are told once; a challenge expires only while it is open. So its writes carry no token.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime};
 
 use tokio::sync::{Notify, watch};
 
 use pitchmate_hosting::clock::Hosting;
+use pitchmate_hosting::durable::setup_from_bytes;
 use pitchmate_hosting::error::ErrorCode;
 use pitchmate_hosting::setup::Reservation;
 use pitchmate_hosting::{MatchRegistry, NewMatch};
-use pitchmate_store::{AssignedMatchRow, AssignedState, Store, TournamentGameRow};
+use pitchmate_store::{
+    AssignedMatchRow, AssignedState, Lease, SCHEDULER_LEASE, Store, StoreError, TournamentGameRow,
+};
 
 use crate::accounts::Accounts;
 use crate::challenges::Challenges;
@@ -41,30 +59,111 @@ pub struct Scheduler {
     /// How long a bot has to take its seat once told.
     pub show_up: Duration,
     pub assigned: Arc<Notify>,
+    /// In cluster mode, the lease this server schedules under; `None`: it always schedules,
+    /// and no lease is written.
+    pub lease: Option<SchedulerLease>,
+    /// Whether this server schedules now (for a gauge).
+    pub scheduling: Arc<AtomicBool>,
+}
+
+/// How a server holds the scheduler's lease (cluster mode).
+#[derive(Clone, Debug)]
+pub struct SchedulerLease {
+    /// The holder this server's leases name.
+    pub holder: String,
+    /// How long the lease lasts unless renewed.
+    pub ttl: Duration,
 }
 
 impl Scheduler {
-    /// Runs until the server stops.
+    /// Runs until the server stops; in cluster mode, gives the lease up then.
     pub async fn run(self, mut stopping: watch::Receiver<bool>) {
         let mut tournaments_changed = self.tournaments.signal().subscribe();
+        // Renewed often enough that it never lapses between two beats.
+        let beat = self
+            .lease
+            .as_ref()
+            .map_or(BEAT, |lease| BEAT.min(lease.ttl / 3));
+        let mut held = None;
+        if self.lease.is_none() {
+            self.scheduling.store(true, Ordering::Relaxed);
+        }
         loop {
-            if let Err(error) = self.queue.cycle().await {
-                tracing::warn!(%error, "cannot pair the queue now; trying again");
-            }
-            if let Err(error) = self.tournaments.advance_all().await {
-                tracing::warn!(%error, "cannot run tournaments now; trying again");
-            }
-            if let Err(error) = self.create_pending().await {
-                tracing::warn!(%error, "cannot create assigned matches now; trying again");
-            }
-            if let Err(error) = self.challenges.expire_due().await {
-                tracing::warn!(%error, "cannot expire challenges now; trying again");
+            if self.may_schedule(&mut held).await {
+                self.pass().await;
             }
             tokio::select! {
                 () = self.assigned.notified() => {}
                 _ = tournaments_changed.changed() => {}
-                () = tokio::time::sleep(BEAT) => {}
-                _ = stopping.wait_for(|stop| *stop) => return,
+                () = tokio::time::sleep(beat) => {}
+                _ = stopping.wait_for(|stop| *stop) => break,
+            }
+        }
+        if let Some(lease) = held {
+            self.scheduling.store(false, Ordering::Relaxed);
+            match self.store.release_lease(&lease).await {
+                Ok(()) => tracing::info!("stopped scheduling the leagues: the server is stopping"),
+                Err(error) => {
+                    tracing::warn!(%error, "the scheduler's lease not released; it lapses")
+                }
+            }
+        }
+    }
+
+    /// One pass: pairs the queue, runs tournaments on, creates the assigned matches and
+    /// expires challenges.
+    pub async fn pass(&self) {
+        if let Err(error) = self.queue.cycle().await {
+            tracing::warn!(%error, "cannot pair the queue now; trying again");
+        }
+        if let Err(error) = self.tournaments.advance_all().await {
+            tracing::warn!(%error, "cannot run tournaments now; trying again");
+        }
+        if let Err(error) = self.create_pending().await {
+            tracing::warn!(%error, "cannot create assigned matches now; trying again");
+        }
+        if let Err(error) = self.challenges.expire_due().await {
+            tracing::warn!(%error, "cannot expire challenges now; trying again");
+        }
+    }
+
+    /// Whether this server schedules on this beat: always outside cluster mode; in it, while
+    /// it holds the scheduler's lease, acquired or renewed now (`held` is the lease as last
+    /// granted).
+    pub async fn may_schedule(&self, held: &mut Option<Lease>) -> bool {
+        let Some(config) = &self.lease else {
+            return true;
+        };
+        let granted = match held.as_ref() {
+            Some(lease) => self.store.renew_lease(lease, config.ttl).await,
+            None => {
+                self.store
+                    .acquire_lease(SCHEDULER_LEASE, &config.holder, config.ttl)
+                    .await
+            }
+        };
+        match granted {
+            Ok(lease) => {
+                if held.is_none() {
+                    tracing::info!(token = lease.token, "this server schedules the leagues now");
+                }
+                *held = Some(lease);
+                self.scheduling.store(true, Ordering::Relaxed);
+                true
+            }
+            // Released by someone else, or taken after it lapsed: another server schedules.
+            Err(StoreError::LeaseLost(_)) => {
+                tracing::info!("stopped scheduling the leagues: another server took the lease");
+                *held = None;
+                self.scheduling.store(false, Ordering::Relaxed);
+                false
+            }
+            Err(StoreError::LeaseHeld(_)) => false,
+            // Renewed at the next beat if it can be; until then nothing is scheduled here.
+            Err(error) => {
+                tracing::warn!(%error, "cannot hold the scheduler's lease now; trying again");
+                self.scheduling.store(false, Ordering::Relaxed);
+                false
             }
         }
     }
@@ -127,6 +226,20 @@ impl Scheduler {
         };
         let show_up_by = match self.registry.create(request).await {
             Ok(_) => show_up_by,
+            // Another server hosts it: created by a scheduler deposed since, which did not tell
+            // the bots. Its deadline is the stored one; one still being created waits a beat.
+            Err(error) if error.reason() == "NOT_OWNER" => {
+                let stored = self
+                    .store
+                    .load(&assigned.match_id)
+                    .await
+                    .map_err(|e| e.to_string())?
+                    .ok_or_else(|| format!("{} is being created elsewhere", assigned.match_id))?;
+                setup_from_bytes(&stored.row.setup)
+                    .map_err(|e| e.to_string())?
+                    .reservation
+                    .map_or(show_up_by, |r| r.show_up_by)
+            }
             // Created before a crash: its deadline is the one it was created with.
             Err(error) if error.reason() == "MATCH_EXISTS" => {
                 let handle = self

@@ -13,6 +13,7 @@
 
 use std::convert::Infallible;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll};
 
@@ -42,6 +43,8 @@ pub const INBOX_BACKLOG: &str = "pitchmate_inbox_backlog";
 pub const STORE_WRITABLE: &str = "pitchmate_store_writable";
 /// 1 while grpc.health.v1 says SERVING, 0 while NOT_SERVING (gauge).
 pub const SERVING: &str = "pitchmate_serving";
+/// 1 while this server schedules the leagues, 0 while another does (cluster mode) (gauge).
+pub const LEAGUE_SCHEDULING: &str = "pitchmate_league_scheduling";
 /// Seconds one scrape took to read the store's figures (gauge).
 pub const SCRAPE_SECONDS: &str = "pitchmate_metrics_scrape_seconds";
 
@@ -86,6 +89,10 @@ fn describe() {
     metrics::describe_gauge!(STORE_WRITABLE, "1 while the store commits writes");
     metrics::describe_gauge!(SERVING, "1 while grpc.health.v1 says SERVING");
     metrics::describe_gauge!(
+        LEAGUE_SCHEDULING,
+        "1 while this server schedules the leagues, 0 while another does"
+    );
+    metrics::describe_gauge!(
         SCRAPE_SECONDS,
         "Seconds the last scrape took to read the store"
     );
@@ -101,6 +108,8 @@ pub struct Exposition {
     pub store: Store,
     /// What the health service says: SERVING (true) or not.
     pub serving: watch::Receiver<bool>,
+    /// Whether this server schedules the leagues now.
+    pub scheduling: Arc<AtomicBool>,
 }
 
 impl Exposition {
@@ -112,6 +121,8 @@ impl Exposition {
             .set(self.registry.leases_held() as f64);
         metrics::gauge!(STORE_WRITABLE).set(if self.store.writable() { 1.0 } else { 0.0 });
         metrics::gauge!(SERVING).set(if *self.serving.borrow() { 1.0 } else { 0.0 });
+        let scheduling = self.scheduling.load(Ordering::Relaxed);
+        metrics::gauge!(LEAGUE_SCHEDULING).set(if scheduling { 1.0 } else { 0.0 });
         match self.store.count_by_status().await {
             Ok(counts) => {
                 for (status, count) in counts {

@@ -3,6 +3,7 @@
 use std::convert::Infallible;
 use std::future::Future;
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use pitchmate_proto::v1 as pb;
@@ -35,7 +36,7 @@ use pb::variant_service_server::VariantServiceServer;
 use pitchmate_leagues::challenges::Challenges;
 use pitchmate_leagues::queue::Queue;
 use pitchmate_leagues::rating::RatingConfig;
-use pitchmate_leagues::scheduler::Scheduler;
+use pitchmate_leagues::scheduler::{Scheduler, SchedulerLease};
 use pitchmate_leagues::tournaments::{Signal, Tournaments};
 use pitchmate_leagues::{Accounts, BotDefaults, InboxBus, follower};
 
@@ -379,7 +380,9 @@ async fn serve_with(
         tournament_signal.clone(),
         Arc::clone(&assigned),
     ));
-    tokio::spawn(
+    let scheduling = Arc::new(AtomicBool::new(false));
+    // Waited for at the end, so its lease is released before the store closes.
+    let scheduler = tokio::spawn(
         Scheduler {
             store: store.clone(),
             accounts: Arc::clone(&accounts),
@@ -390,6 +393,11 @@ async fn serve_with(
             tournaments: Arc::clone(&tournaments),
             show_up: Duration::from_secs(settings.bots.show_up_secs),
             assigned,
+            lease: registry.lease_holder().map(|holder| SchedulerLease {
+                holder: holder.to_owned(),
+                ttl: Duration::from_secs(settings.cluster.lease_ttl_secs),
+            }),
+            scheduling: Arc::clone(&scheduling),
         }
         .run(stopping.clone()),
     );
@@ -505,6 +513,7 @@ async fn serve_with(
             registry: Arc::clone(&hosted.registry),
             store: store.clone(),
             serving: serving.clone(),
+            scheduling,
         };
         tokio::spawn(crate::metrics::serve(
             listener,
@@ -551,6 +560,12 @@ async fn serve_with(
         shutdown,
     )
     .await;
+    // In cluster mode the leases go last, each after its holder's last write: the
+    // scheduler's after its last pass, then the matches' (see `MatchRegistry::hand_over`).
+    if scheduler.await.is_err() {
+        tracing::error!("the league scheduler failed; its lease lapses");
+    }
+    hosted.registry.hand_over().await;
     store.close().await?;
     tracing::info!("stopped: every accepted action is stored");
     Ok(())

@@ -53,10 +53,23 @@ pub struct LeaseLost {
     pub token: u64,
 }
 
+/// What every match's lease name starts with (see [`match_lease`]).
+pub const MATCH_LEASES: &str = "match/";
+
 /// The name of the lease that owns a match, which fences the match's writes.
 pub fn match_lease(match_id: &str) -> String {
-    format!("match/{match_id}")
+    format!("{MATCH_LEASES}{match_id}")
 }
+
+/// The match a lease named by [`match_lease`] owns; `None` for a lease of anything else.
+pub fn leased_match(lease_name: &str) -> Option<&str> {
+    lease_name
+        .strip_prefix(MATCH_LEASES)
+        .filter(|match_id| !match_id.is_empty())
+}
+
+/// The lease under which one server at a time schedules the leagues.
+pub const SCHEDULER_LEASE: &str = "league/scheduler";
 
 /// The lease names a batch's fenced writes need checked, each once.
 pub(crate) fn fenced_leases(batch: &[Write]) -> Vec<String> {
@@ -189,10 +202,25 @@ impl Backend {
         }
     }
 
+    async fn expire_lease(&self, lease: &Lease) -> Result<(), StoreError> {
+        match self {
+            Self::Sqlite(store) => store.expire_lease(lease.clone()).await,
+            Self::Postgres(store) => store.expire_lease(lease).await,
+        }
+    }
+
     async fn lease_holder(&self, name: &str) -> Result<Option<Lease>, StoreError> {
         match self {
             Self::Sqlite(store) => store.lease_holder(name.to_owned()).await,
             Self::Postgres(store) => store.lease_holder(name).await,
+        }
+    }
+
+    async fn lapsed_leases(&self, prefix: &str, limit: usize) -> Result<Vec<Lease>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        match self {
+            Self::Sqlite(store) => store.lapsed_leases(prefix.to_owned(), limit).await,
+            Self::Postgres(store) => store.lapsed_leases(prefix, limit).await,
         }
     }
 }
@@ -249,9 +277,36 @@ impl Store {
         released
     }
 
+    /// Lets the lease lapse now if it still has `lease.token`: anyone may take it at once, and
+    /// it is listed among [`Store::lapsed_leases`] until someone does, so a server sweeping for
+    /// what others left finds it (a server handing its matches over). [`StoreError::LeaseLost`]
+    /// (nothing changed) once it has not.
+    pub async fn expire_lease(&self, lease: &Lease) -> Result<(), StoreError> {
+        self.may_write()?;
+        let expired = self.backend.expire_lease(lease).await;
+        count(match &expired {
+            Ok(()) => "expired",
+            Err(StoreError::LeaseLost(_)) => "lost",
+            Err(_) => return expired,
+        });
+        expired
+    }
+
     /// The lease `name` as its holder has it now, or `None` when it is free, released or has
     /// lapsed (by the database's clock).
     pub async fn lease_holder(&self, name: &str) -> Result<Option<Lease>, StoreError> {
         self.backend.lease_holder(name).await
+    }
+
+    /// Up to `limit` leases whose names start with `prefix` and that have lapsed (by the
+    /// database's clock) without anyone taking them since, the longest lapsed first, each with
+    /// the token it still has: what a server that died left behind. Releasing one with that
+    /// token deletes it unless someone took it meanwhile.
+    pub async fn lapsed_leases(
+        &self,
+        prefix: &str,
+        limit: usize,
+    ) -> Result<Vec<Lease>, StoreError> {
+        self.backend.lapsed_leases(prefix, limit).await
     }
 }

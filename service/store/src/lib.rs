@@ -53,7 +53,9 @@ use tokio::sync::{broadcast, mpsc, oneshot, watch};
 pub use accounts::{ApiKeyRow, BotRow};
 pub use league::{BotSeatRow, FollowerStep, InboxRow, NewInboxItem};
 use leases::Committed;
-pub use leases::{Lease, LeaseHeld, LeaseLost, match_lease};
+pub use leases::{
+    Lease, LeaseHeld, LeaseLost, MATCH_LEASES, SCHEDULER_LEASE, leased_match, match_lease,
+};
 pub use matchmaking::{
     AssignedMatchRow, AssignedState, BotCaps, BotLoad, ChallengeFilter, ChallengeRow,
     ChallengeState, Resolution, Resolved,
@@ -113,7 +115,15 @@ impl From<rusqlite::Error> for StoreError {
 
 impl From<tokio_postgres::Error> for StoreError {
     fn from(error: tokio_postgres::Error) -> Self {
-        Self::Database(format!("postgresql: {error}"))
+        // The error's own text is only "db error" when the server refused a statement.
+        match error.as_db_error() {
+            Some(refused) => Self::Database(format!(
+                "postgresql: {} ({})",
+                refused.message(),
+                refused.code().code()
+            )),
+            None => Self::Database(format!("postgresql: {error}")),
+        }
     }
 }
 
@@ -322,6 +332,13 @@ impl Write {
     fn fence(&self) -> Option<u64> {
         match self {
             Write::Create { fence, .. } | Write::Append { fence, .. } => *fence,
+        }
+    }
+
+    fn lifecycle(&self) -> &[LifecycleRow] {
+        match self {
+            Write::Create { lifecycle, .. } => lifecycle,
+            Write::Append { append, .. } => &append.lifecycle,
         }
     }
 

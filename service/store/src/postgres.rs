@@ -95,8 +95,9 @@ const APPENDS: &str = "
     );
 ";
 
-/// Schema 3: the lifecycle feed, one row per entry in the order committed. The writer numbers
-/// the entries itself (one writer per database), so `position` needs no sequence.
+/// Schema 3: the lifecycle feed, one row per entry in the order committed. The writers number
+/// the entries themselves, under a lock (see `next_lifecycle_position`), so `position` needs
+/// no sequence.
 const LIFECYCLE: &str = "
     CREATE TABLE lifecycle (
         position BIGINT PRIMARY KEY,
@@ -929,6 +930,29 @@ impl LifecycleColumns {
     }
 }
 
+/// Where a batch's lifecycle entries are numbered from, inside its transaction: servers sharing
+/// the database (cluster mode) each write entries, so the next position is the database's, not
+/// the one this writer last wrote. A lock held until the transaction ends makes batches with
+/// entries take turns across servers, so positions commit in their order and none is taken
+/// twice; a batch without entries never waits for it.
+async fn next_lifecycle_position(
+    transaction: &Transaction<'_>,
+    first_position: u64,
+) -> Result<u64, StoreError> {
+    transaction
+        .execute("SELECT pg_advisory_xact_lock($1)", &[&LIFECYCLE_LOCK])
+        .await?;
+    let last: Option<i64> = transaction
+        .query_one("SELECT MAX(position) FROM lifecycle", &[])
+        .await?
+        .get(0);
+    Ok(first_position.max(last.map_or(0, |last| last as u64) + 1))
+}
+
+/// The advisory lock under which a batch numbers its lifecycle entries (an arbitrary key,
+/// the same in every server).
+const LIFECYCLE_LOCK: i64 = 0x7069_7463_686d_6174;
+
 /// Writes what [`admit`] lets through of `batch` in one transaction, moving the tails of the
 /// matches it touches.
 async fn commit_batch(
@@ -944,6 +968,11 @@ async fn commit_batch(
         HashMap::new()
     } else {
         leases::lock_fences(&transaction, &statements.lock_leases, &fenced).await?
+    };
+    let first_position = if batch.iter().any(|write| !write.lifecycle().is_empty()) {
+        next_lifecycle_position(&transaction, first_position).await?
+    } else {
+        first_position
     };
     let Admitted { writes, committed } = admit(batch, &tokens, first_position);
     // Read after the leases were locked, so what a previous holder wrote is seen.

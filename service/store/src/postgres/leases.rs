@@ -148,6 +148,24 @@ impl PostgresStore {
         Ok(())
     }
 
+    pub async fn expire_lease(&self, lease: &Lease) -> Result<(), StoreError> {
+        let client = self.direct_writer().await?;
+        let expired = within(async {
+            Ok(client
+                .execute(
+                    "UPDATE leases SET expires_at = LEAST(expires_at, now()) \
+                     WHERE name = $1 AND token = $2",
+                    &[&lease.name, &(lease.token as i64)],
+                )
+                .await?)
+        })
+        .await?;
+        if expired == 0 {
+            return Err(lost(lease));
+        }
+        Ok(())
+    }
+
     pub async fn lease_holder(&self, name: &str) -> Result<Option<Lease>, StoreError> {
         self.reader
             .read(|client| async move {
@@ -164,6 +182,32 @@ impl PostgresStore {
                     token: token(&row, 1),
                     expires_at_nanos: nanos(row.get(2)),
                 }))
+            })
+            .await
+    }
+}
+
+impl PostgresStore {
+    pub async fn lapsed_leases(&self, prefix: &str, limit: i64) -> Result<Vec<Lease>, StoreError> {
+        self.reader
+            .read(|client| async move {
+                let rows = client
+                    .query(
+                        "SELECT name, holder, token, expires_at FROM leases \
+                         WHERE left(name, char_length($1)) = $1 AND expires_at <= now() \
+                         ORDER BY expires_at, name LIMIT $2",
+                        &[&prefix, &limit],
+                    )
+                    .await?;
+                Ok(rows
+                    .iter()
+                    .map(|row| Lease {
+                        name: row.get(0),
+                        holder: row.get(1),
+                        token: token(row, 2),
+                        expires_at_nanos: nanos(row.get(3)),
+                    })
+                    .collect())
             })
             .await
     }

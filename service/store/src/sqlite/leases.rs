@@ -134,6 +134,22 @@ impl SqliteStore {
         .await
     }
 
+    pub async fn expire_lease(&self, lease: Lease) -> Result<(), StoreError> {
+        self.write_directly(move |transaction| {
+            let expired = transaction
+                .prepare_cached(
+                    "UPDATE leases SET expires_at = MIN(expires_at, ?3) \
+                     WHERE name = ?1 AND token = ?2",
+                )?
+                .execute(params![lease.name, lease.token as i64, now_nanos()])?;
+            if expired == 0 {
+                return Err(lost(&lease));
+            }
+            Ok(())
+        })
+        .await
+    }
+
     pub async fn lease_holder(&self, name: String) -> Result<Option<Lease>, StoreError> {
         blocking(&self.reader, move |connection| {
             let found = connection
@@ -151,6 +167,32 @@ impl SqliteStore {
                 token: token as u64,
                 expires_at_nanos,
             }))
+        })
+        .await
+    }
+}
+
+impl SqliteStore {
+    pub async fn lapsed_leases(
+        &self,
+        prefix: String,
+        limit: i64,
+    ) -> Result<Vec<Lease>, StoreError> {
+        blocking(&self.reader, move |connection| {
+            let mut statement = connection.prepare_cached(
+                "SELECT name, holder, token, expires_at FROM leases \
+                 WHERE substr(name, 1, length(?1)) = ?1 AND expires_at <= ?2 \
+                 ORDER BY expires_at, name LIMIT ?3",
+            )?;
+            let rows = statement.query_map(params![prefix, now_nanos(), limit], |r| {
+                Ok(Lease {
+                    name: r.get(0)?,
+                    holder: r.get(1)?,
+                    token: r.get::<_, i64>(2)? as u64,
+                    expires_at_nanos: r.get(3)?,
+                })
+            })?;
+            Ok(rows.collect::<Result<Vec<_>, _>>()?)
         })
         .await
     }

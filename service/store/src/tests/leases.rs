@@ -16,7 +16,8 @@ use super::league::{on_postgres, two_stores};
 use super::{LATEST_SCHEMA, action, entry, feed, row};
 use crate::scratch::ScratchDir;
 use crate::{
-    Lease, LeaseHeld, LeaseLost, SQLITE_FILE, StatusChange, Store, StoreError, match_lease, metrics,
+    Lease, LeaseHeld, LeaseLost, MATCH_LEASES, SQLITE_FILE, StatusChange, Store, StoreError,
+    leased_match, match_lease, metrics,
 };
 
 /// What schema 13 added, dropped again to make a schema-12 database.
@@ -413,6 +414,135 @@ async fn postgres_leases_keep_their_rules() {
     on_postgres(|url| async move {
         let dir = PathBuf::from("unused-by-postgres");
         lease_rules(|| Store::open(&url, &dir)).await;
+    })
+    .await;
+}
+
+/// Lapsed leases are listed by prefix, longest lapsed first, with their tokens, until someone
+/// takes or releases them; a lease that has not lapsed, or of another kind, is never listed.
+async fn lapsed_listing<F, Fut>(open: F)
+where
+    F: Fn() -> Fut,
+    Fut: Future<Output = Result<Store, StoreError>>,
+{
+    let store = open().await.expect("open");
+    let first = store
+        .acquire_lease(&match_lease("first"), "dead", SHORT)
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(5)).await;
+    let second = store
+        .acquire_lease(&match_lease("second"), "dead", SHORT)
+        .await
+        .unwrap();
+    let scheduler = store
+        .acquire_lease(crate::SCHEDULER_LEASE, "dead", SHORT)
+        .await
+        .unwrap();
+    store
+        .acquire_lease(&match_lease("alive"), "living", LONG)
+        .await
+        .unwrap();
+    assert_eq!(store.lapsed_leases(MATCH_LEASES, 10).await.unwrap(), []);
+    lapse().await;
+
+    let lapsed = store.lapsed_leases(MATCH_LEASES, 10).await.unwrap();
+    assert_eq!(lapsed, [first.clone(), second.clone()]);
+    assert_eq!(leased_match(&lapsed[1].name), Some("second"));
+    let longest = store.lapsed_leases(MATCH_LEASES, 1).await.unwrap();
+    assert_eq!(longest, std::slice::from_ref(&first));
+    assert_eq!(
+        store.lapsed_leases("league/", 10).await.unwrap(),
+        [scheduler]
+    );
+
+    // Taken by a survivor, a lease is no longer lapsed; released with the token it lapsed
+    // with, it is gone; the token of a lease taken since releases nothing.
+    let taken = store
+        .acquire_lease(&first.name, "survivor", LONG)
+        .await
+        .unwrap();
+    lost(store.release_lease(&first).await, &first);
+    store.release_lease(&second).await.unwrap();
+    assert_eq!(store.lapsed_leases(MATCH_LEASES, 10).await.unwrap(), []);
+    assert_eq!(
+        store.lease_holder(&first.name).await.unwrap(),
+        Some(taken.clone())
+    );
+
+    // Expired by its holder (handing over), a lease lapses at once, keeping its token: listed
+    // as lapsed, free to take; a stale token expires nothing.
+    lost(store.expire_lease(&first).await, &first);
+    store.expire_lease(&taken).await.unwrap();
+    assert_eq!(store.lease_holder(&taken.name).await.unwrap(), None);
+    let listed = store.lapsed_leases(MATCH_LEASES, 10).await.unwrap();
+    assert_eq!(listed.len(), 1);
+    assert_eq!(
+        (listed[0].holder.as_str(), listed[0].token),
+        ("survivor", taken.token)
+    );
+    let next = store
+        .acquire_lease(&taken.name, "heir", LONG)
+        .await
+        .unwrap();
+    assert!(next.token > taken.token);
+    store.close().await.unwrap();
+}
+
+/// Two servers on one database each write lifecycle entries, in turn and at once: every entry
+/// is stored, each at a position of its own, numbered on from whatever either wrote last.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn postgres_servers_number_the_lifecycle_feed_together() {
+    on_postgres(|url| async move {
+        let (one, two) = two_stores(&url, Path::new("unused-by-postgres")).await;
+        let mut expected = Vec::new();
+        for n in 0..6 {
+            let (store, id) = if n % 2 == 0 {
+                (&one, format!("one-{n}"))
+            } else {
+                (&two, format!("two-{n}"))
+            };
+            store
+                .create(row(&id), Vec::new(), vec![entry(&id)])
+                .await
+                .unwrap();
+            expected.push((n + 1, id));
+        }
+        assert_eq!(feed(&one).await, expected);
+        let writers: Vec<_> = (0..16)
+            .map(|n| {
+                let store = if n % 2 == 0 { one.clone() } else { two.clone() };
+                tokio::spawn(async move {
+                    let id = format!("racing-{n}");
+                    store.create(row(&id), Vec::new(), vec![entry(&id)]).await
+                })
+            })
+            .collect();
+        for writer in writers {
+            writer.await.unwrap().unwrap();
+        }
+        let positions: Vec<u64> = feed(&two).await.into_iter().map(|(p, _)| p).collect();
+        assert_eq!(positions, (1..=22).collect::<Vec<_>>());
+        assert!(one.writable() && two.writable());
+        one.close().await.unwrap();
+        two.close().await.unwrap();
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_lists_lapsed_leases() {
+    let dir = ScratchDir::new();
+    let path = dir.0.clone();
+    lapsed_listing(|| Store::open("", &path)).await;
+    dir.remove();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_lists_lapsed_leases() {
+    on_postgres(|url| async move {
+        let dir = PathBuf::from("unused-by-postgres");
+        lapsed_listing(|| Store::open(&url, &dir)).await;
     })
     .await;
 }
