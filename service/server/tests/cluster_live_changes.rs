@@ -162,9 +162,7 @@ async fn next_item(stream: &mut tonic::Streaming<pb::WatchInboxResponse>) -> pb:
 
 fn received_challenge(item: &pb::InboxItem) -> String {
     match &item.kind {
-        Some(pb::inbox_item::Kind::ChallengeReceived(challenge)) => {
-            challenge.challenge_id.clone()
-        }
+        Some(pb::inbox_item::Kind::ChallengeReceived(challenge)) => challenge.challenge_id.clone(),
         other => panic!("expected a challenge, got {other:?}"),
     }
 }
@@ -242,11 +240,13 @@ async fn a_tournament_changed_on_one_server_wakes_watch_tournament_on_another() 
         return;
     };
     let unused = "127.0.0.1:1".parse().unwrap();
-    let operator =
-        pitchmate_server::server::create_operator_key(&settings(&schema.url, "a", unused), "tests".into())
-            .await
-            .expect("operator key")
-            .secret;
+    let operator = pitchmate_server::server::create_operator_key(
+        &settings(&schema.url, "a", unused),
+        "tests".into(),
+    )
+    .await
+    .expect("operator key")
+    .secret;
     let a = Replica::start(&schema.url, "a").await;
     let b = Replica::start(&schema.url, "b").await;
     let (on_a, on_b) = (a.channel().await, b.channel().await);
@@ -318,14 +318,21 @@ async fn a_server_whose_listener_was_cut_off_delivers_what_was_committed_meanwhi
     // B's connections carry a name of their own, so the test can find its listener.
     let application = format!("replica-b-{}", uuid::Uuid::new_v4().simple());
     let a = Replica::start(&schema.url, "a").await;
-    let b = Replica::start(&format!("{}&application_name={application}", schema.url), "b").await;
+    let b = Replica::start(
+        &format!("{}&application_name={application}", schema.url),
+        "b",
+    )
+    .await;
     let (on_a, on_b) = (a.channel().await, b.channel().await);
     let challenger = register(&on_a, "challenger").await;
     let target = register(&on_a, "target").await;
     let mut inbox = watch_inbox(&on_b, &target).await;
     // A live item first: B's listener is connected and past its first catch-up.
     let challenge_id = challenge(&on_a, &challenger, &target).await;
-    assert_eq!(received_challenge(&next_item(&mut inbox).await), challenge_id);
+    assert_eq!(
+        received_challenge(&next_item(&mut inbox).await),
+        challenge_id
+    );
 
     // A store that does not share its changes (cluster mode off) writes an item B is never
     // told of; then B's listener is cut off.

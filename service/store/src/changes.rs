@@ -25,8 +25,8 @@ use std::time::Duration;
 
 use tokio::sync::{broadcast, watch};
 
-use crate::postgres::changes::Notice;
 use crate::postgres::PostgresStore;
+use crate::postgres::changes::Notice;
 use crate::{Backend, Feed, InboxRow, MAX_BATCH, StoreError, StoreHealth};
 
 /// Remote changes a slow receiver may fall behind by before it is told it lagged.

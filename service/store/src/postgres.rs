@@ -1,6 +1,7 @@
 //! The PostgreSQL backend, for deployments where several servers share one database. Two
 //! connections: the writer's, used only by the store's single writer task, and one for reads,
-//! which tokio-postgres pipelines when several calls read at once. No TLS: the server is meant
+//! which tokio-postgres pipelines when several calls read at once; in cluster mode a third
+//! listens for what the other servers commit (see `changes.rs`). No TLS: the server is meant
 //! to reach its database over loopback or a private network.
 //!
 //! Either connection may break (the database restarts, the network drops, a statement hangs).
@@ -291,7 +292,10 @@ pub(super) async fn connect(
 
 /// The backend process serving the connection, as notifications name it.
 async fn backend_pid(client: &Client) -> Result<i32, StoreError> {
-    Ok(client.query_one("SELECT pg_backend_pid()", &[]).await?.get(0))
+    Ok(client
+        .query_one("SELECT pg_backend_pid()", &[])
+        .await?
+        .get(0))
 }
 
 /// `operation`, or a timeout error once [`OPERATION_TIMEOUT`] has passed.

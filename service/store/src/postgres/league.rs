@@ -115,8 +115,10 @@ impl PostgresStore {
                 .await?;
             // Game rows, then log heads, then inbox heads: the order of every tournament write
             // (see `tournaments.rs`).
-            super::tournaments::record_results(&transaction, &self.changes, &step.game_results).await?;
-            super::tournaments::append_log(&transaction, &self.changes, step.tournament_log).await?;
+            super::tournaments::record_results(&transaction, &self.changes, &step.game_results)
+                .await?;
+            super::tournaments::append_log(&transaction, &self.changes, step.tournament_log)
+                .await?;
             let rows = append(&transaction, &self.changes, step.inbox).await?;
             transaction.commit().await?;
             Ok(rows)
