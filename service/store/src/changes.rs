@@ -97,6 +97,7 @@ async fn session(
         Err(error) => return (false, error),
     };
     tracing::info!("the store listens for other servers' changes");
+    ::metrics::counter!(crate::metrics::LISTENER_CONNECTIONS).increment(1);
     // Listening began before this catch-up reads: anything committed from here on is either
     // read now or notified.
     if let Err(error) = feed.catch_up(backend).await {
