@@ -3,6 +3,8 @@
 //! tournaments. The store hears of them (see the store's `changes.rs`); the leagues keep the
 //! buses its readers follow, so the store cannot publish there itself.
 
+use std::future::Future;
+
 use tokio::sync::{broadcast, watch};
 
 use pitchmate_store::{RemoteChange, Store};
@@ -12,26 +14,29 @@ use crate::tournaments::Signal;
 
 /// Passes the store's remote changes on until the server stops. When some may have been missed
 /// (the store's listener connected again, or this fell behind), every reader of an inbox reads
-/// it again from the store and every watcher of a tournament looks again.
-pub async fn republish(
-    store: Store,
+/// it again from the store and every watcher of a tournament looks again. Subscribes at once,
+/// before the future is first polled, so nothing heard after the call is lost.
+pub fn republish(
+    store: &Store,
     bus: InboxBus,
     signal: Signal,
     mut stopping: watch::Receiver<bool>,
-) {
+) -> impl Future<Output = ()> + Send + use<> {
     let mut changes = store.remote_changes();
-    loop {
-        tokio::select! {
-            change = changes.recv() => match change {
-                Ok(RemoteChange::Inbox(rows)) => bus.publish(rows),
-                Ok(RemoteChange::Tournament(_)) => signal.bump(),
-                Ok(RemoteChange::Missed) | Err(broadcast::error::RecvError::Lagged(_)) => {
-                    bus.reread();
-                    signal.bump();
-                }
-                Err(broadcast::error::RecvError::Closed) => return,
-            },
-            _ = stopping.wait_for(|stop| *stop) => return,
+    async move {
+        loop {
+            tokio::select! {
+                change = changes.recv() => match change {
+                    Ok(RemoteChange::Inbox(rows)) => bus.publish(rows),
+                    Ok(RemoteChange::Tournament(_)) => signal.bump(),
+                    Ok(RemoteChange::Missed) | Err(broadcast::error::RecvError::Lagged(_)) => {
+                        bus.reread();
+                        signal.bump();
+                    }
+                    Err(broadcast::error::RecvError::Closed) => return,
+                },
+                _ = stopping.wait_for(|stop| *stop) => return,
+            }
         }
     }
 }

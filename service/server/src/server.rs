@@ -372,7 +372,7 @@ async fn serve_with(
     let tournament_signal = Signal::default();
     // Other servers' inbox items and tournament changes, heard once the store shares changes.
     tokio::spawn(pitchmate_leagues::remote::republish(
-        store.clone(),
+        &store,
         inboxes.clone(),
         tournament_signal.clone(),
         stopping.clone(),
