@@ -181,22 +181,93 @@ async fn a_match_created_on_one_server_reaches_stream_lifecycle_on_another() {
         .into_inner();
 
     let created = create(&mut MatchServiceClient::new(a.channel().await)).await;
-    let event = loop {
-        let response = tokio::time::timeout(PATIENCE, feed.message())
-            .await
-            .expect("the entry in time")
-            .expect("the feed")
-            .expect("not ended");
-        if let Some(pb::stream_lifecycle_response::Item::Event(event)) = response.item {
-            break event;
-        }
-    };
+    let event = next_event(&mut feed).await;
     assert_eq!(event.match_id, created.match_id);
     assert!(
         matches!(event.kind, Some(pb::lifecycle_event::Kind::Created(_))),
         "{event:?}"
     );
     drop(feed);
+    a.stop().await;
+    b.stop().await;
+    schema.drop_schema().await;
+}
+
+/// The next lifecycle event of a feed, heartbeats skipped.
+async fn next_event(
+    feed: &mut tonic::Streaming<pb::StreamLifecycleResponse>,
+) -> pb::LifecycleEvent {
+    loop {
+        let response = tokio::time::timeout(PATIENCE, feed.message())
+            .await
+            .expect("an entry in time")
+            .expect("the feed")
+            .expect("not ended");
+        if let Some(pb::stream_lifecycle_response::Item::Event(event)) = response.item {
+            return event;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cursor_another_server_sent_is_taken_before_this_one_has_heard_of_it() {
+    let Some(schema) = ScratchSchema::create().await else {
+        return;
+    };
+    let a = Replica::start(&schema.url, "a").await;
+    let b = Replica::start(&schema.url, "b").await;
+    let mut on_a = MatchServiceClient::new(a.channel().await);
+    create(&mut on_a).await;
+    // An entry B is never told of: written by a store that does not share its changes, a copy
+    // of the first (so it reads as a real one). B's newest position stays behind it.
+    let data_dir = std::env::temp_dir().join(format!("pitchmate-test-{}", uuid::Uuid::new_v4()));
+    let unheard = Store::open(&schema.url, &data_dir).await.expect("open");
+    let first = unheard.lifecycle_after(0, 1).await.expect("read").remove(0);
+    let copy = pitchmate_store::LifecycleRow {
+        position: 0,
+        ..first.clone()
+    };
+    let row = unheard
+        .matches()
+        .await
+        .expect("matches")
+        .into_iter()
+        .next()
+        .unwrap();
+    let copied = pitchmate_store::MatchRow {
+        match_id: format!("{}-copy", row.match_id),
+        ..row
+    };
+    unheard
+        .create(copied, Vec::new(), vec![copy])
+        .await
+        .expect("an entry nobody announces");
+    let cursor = first.position + 1;
+
+    let mut feed = MatchServiceClient::new(b.channel().await)
+        .stream_lifecycle(pb::StreamLifecycleRequest {
+            after_position: cursor,
+            ..Default::default()
+        })
+        .await
+        .expect("a cursor of a stored entry is taken")
+        .into_inner();
+    let created = create(&mut on_a).await;
+    let event = next_event(&mut feed).await;
+    assert_eq!(
+        (event.position, event.match_id),
+        (cursor + 1, created.match_id)
+    );
+    let beyond = MatchServiceClient::new(b.channel().await)
+        .stream_lifecycle(pb::StreamLifecycleRequest {
+            after_position: cursor + 5,
+            ..Default::default()
+        })
+        .await
+        .expect_err("a position nothing has");
+    assert_eq!(beyond.code(), tonic::Code::InvalidArgument);
+    drop(feed);
+    unheard.close().await.expect("close");
     a.stop().await;
     b.stop().await;
     schema.drop_schema().await;
