@@ -7,6 +7,10 @@
 //! its number is skipped, and a gap (after it lagged behind the live rows) is filled from the
 //! store. Nothing is missed or sent twice, across a reconnection or a server restart, because
 //! the numbers are stored with the rows.
+//!
+//! A reader may also be told to read the store again ([`OrderedReader::rereading_on`]): when the
+//! live rows may have missed some (in cluster mode, while the store's listener for other
+//! servers' changes was not connected).
 
 use std::collections::VecDeque;
 use std::future::Future;
@@ -47,6 +51,8 @@ pub struct OrderedReader<L: Log> {
     page: usize,
     heartbeat: Duration,
     stopping: watch::Receiver<bool>,
+    /// Changes when the live rows may have missed some; `None`: they never do.
+    rereads: Option<watch::Receiver<u64>>,
     /// Every row up to here has been given.
     number: u64,
     ready: VecDeque<L::Row>,
@@ -70,10 +76,19 @@ impl<L: Log> OrderedReader<L> {
             page,
             heartbeat,
             stopping,
+            rereads: None,
             number: after,
             ready: VecDeque::new(),
             behind: true,
         }
+    }
+
+    /// Reads the store again whenever `rereads` changes.
+    pub fn rereading_on(mut self, mut rereads: watch::Receiver<u64>) -> Self {
+        // What happened before this reader existed is covered by its first read.
+        rereads.mark_unchanged();
+        self.rereads = Some(rereads);
+        self
     }
 
     /// The next row in order, or a note that nothing came; `None` when the server stops.
@@ -108,7 +123,19 @@ impl<L: Log> OrderedReader<L> {
                     }
                 }
                 _ = self.stopping.wait_for(|stop| *stop) => return Ok(None),
+                () = reread(&mut self.rereads) => self.behind = true,
             }
         }
+    }
+}
+
+/// Returns when `rereads` changes; never without one, or once its sender is gone.
+async fn reread(rereads: &mut Option<watch::Receiver<u64>>) {
+    let changed = match rereads {
+        Some(rereads) => rereads.changed().await.is_ok(),
+        None => false,
+    };
+    if !changed {
+        std::future::pending::<()>().await;
     }
 }

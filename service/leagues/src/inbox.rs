@@ -190,12 +190,15 @@ impl Delivered {
 #[derive(Clone)]
 pub struct InboxBus {
     live: broadcast::Sender<Arc<InboxRow>>,
+    /// Bumped when items may have been written that were not announced (see [`InboxBus::reread`]).
+    rereads: Arc<watch::Sender<u64>>,
 }
 
 impl Default for InboxBus {
     fn default() -> Self {
         Self {
             live: broadcast::channel(LIVE).0,
+            rereads: Arc::new(watch::channel(0).0),
         }
     }
 }
@@ -207,6 +210,13 @@ impl InboxBus {
             // No reader now: nobody to tell.
             let _ = self.live.send(Arc::new(row));
         }
+    }
+
+    /// Makes every reader following an inbox now read it again from the store: items may have
+    /// been committed that nobody announced (in cluster mode, by another server while this one
+    /// was not hearing of its changes).
+    pub fn reread(&self) {
+        self.rereads.send_modify(|count| *count += 1);
     }
 }
 
@@ -297,7 +307,8 @@ pub fn follow(
         PAGE,
         heartbeat,
         stopping,
-    );
+    )
+    .rereading_on(bus.rereads.subscribe());
     futures_util::stream::unfold((reader, false), |(mut reader, done)| async move {
         if done {
             return None;

@@ -19,6 +19,7 @@ pub mod policy;
 pub mod queue;
 pub mod rated;
 pub mod rating;
+pub mod remote;
 pub mod scheduler;
 pub mod scope;
 pub mod terms;

@@ -372,6 +372,16 @@ async fn serve_with(
         Arc::clone(&assigned),
     ));
     let tournament_signal = Signal::default();
+    // Other servers' inbox items and tournament changes, heard once the store shares changes.
+    tokio::spawn(pitchmate_leagues::remote::republish(
+        &store,
+        inboxes.clone(),
+        tournament_signal.clone(),
+        stopping.clone(),
+    ));
+    if settings.cluster.hosting().is_some() {
+        store.share_changes().await?;
+    }
     let tournaments = Arc::new(Tournaments::new(
         store.clone(),
         Arc::clone(&accounts),

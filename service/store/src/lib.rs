@@ -33,6 +33,7 @@
 //! and tournaments (`tournaments.rs`), all written outside the group commit.
 
 mod accounts;
+mod changes;
 mod league;
 mod leases;
 mod matchmaking;
@@ -51,6 +52,7 @@ use std::time::Duration;
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
 pub use accounts::{ApiKeyRow, BotRow};
+pub use changes::RemoteChange;
 pub use league::{BotSeatRow, FollowerStep, InboxRow, NewInboxItem};
 use leases::Committed;
 pub use leases::{
@@ -482,6 +484,10 @@ pub struct Store {
     lifecycle: broadcast::Sender<Arc<LifecycleRow>>,
     /// The newest committed position.
     last_position: watch::Receiver<u64>,
+    /// Where the writer, and the listener in cluster mode, publish lifecycle entries.
+    feed: Arc<Feed>,
+    /// What other servers sharing the database committed, once the store shares its changes.
+    remote: broadcast::Sender<RemoteChange>,
 }
 
 /// Lifecycle entries a slow reader of the live feed may fall behind by before it is told it
@@ -514,15 +520,16 @@ impl Store {
         let (health_sender, health) = watch::channel(StoreHealth::Writable);
         let (lifecycle, _) = broadcast::channel(LIFECYCLE_LIVE);
         let (positions, last_position) = watch::channel(backend.last_position().await?);
-        let feed = Feed {
+        let feed = Arc::new(Feed {
             live: lifecycle.clone(),
             positions,
-        };
+            publishing: std::sync::Mutex::new(()),
+        });
         tokio::spawn(write_loop(
             Arc::clone(&backend),
             receiver,
             health_sender,
-            feed,
+            Arc::clone(&feed),
         ));
         Ok(Self {
             requests,
@@ -530,7 +537,39 @@ impl Store {
             health,
             lifecycle,
             last_position,
+            feed,
+            remote: broadcast::channel(changes::REMOTE_LIVE).0,
         })
+    }
+
+    /// Cluster mode: tells other servers sharing the PostgreSQL database what this one commits,
+    /// and hears what they commit (see `changes.rs`). Their lifecycle entries are published on
+    /// [`Store::lifecycle_live`] as this server's are; their inbox items and tournament changes
+    /// on [`Store::remote_changes`]. Nothing for SQLite, which no other server shares; a second
+    /// call changes nothing.
+    pub async fn share_changes(&self) -> Result<(), StoreError> {
+        let Backend::Postgres(store) = &*self.backend else {
+            return Ok(());
+        };
+        if store.changes().channel().is_some() {
+            return Ok(());
+        }
+        let channel = postgres::changes::channel_for(&store.schema().await?);
+        store.changes().share_on(channel);
+        tokio::spawn(changes::listen(
+            Arc::clone(&self.backend),
+            Arc::clone(&self.feed),
+            self.remote.clone(),
+            self.health.clone(),
+        ));
+        Ok(())
+    }
+
+    /// Inbox items and tournament changes other servers committed, as this server's listener
+    /// hears of them (only after [`Store::share_changes`]). A receiver that lags behind, or
+    /// gets [`RemoteChange::Missed`], may have missed some and re-reads what it follows.
+    pub fn remote_changes(&self) -> broadcast::Receiver<RemoteChange> {
+        self.remote.subscribe()
     }
 
     /// Lifecycle entries as they are committed, in position order. A receiver that falls
@@ -1102,10 +1141,13 @@ impl Store {
     }
 }
 
-/// Where the writer publishes the lifecycle entries it committed.
+/// Where the writer publishes the lifecycle entries it committed, and in cluster mode the
+/// listener those other servers committed.
 struct Feed {
     live: broadcast::Sender<Arc<LifecycleRow>>,
     positions: watch::Sender<u64>,
+    /// One publisher at a time, so the live entries go out in position order.
+    publishing: std::sync::Mutex<()>,
 }
 
 impl Feed {
@@ -1114,12 +1156,27 @@ impl Feed {
         *self.positions.borrow() + 1
     }
 
+    /// Publishes the entries after the newest published. Alone, the writer publishes its
+    /// entries one after another with no gap. With other servers writing (cluster mode) the
+    /// writer's and the listener's entries interleave: an entry at or before one published
+    /// already was published, or is in the store for a reader that finds a gap.
     fn publish(&self, rows: Vec<LifecycleRow>) {
+        let _one_at_a_time = self
+            .publishing
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
         for row in rows {
+            if row.position <= *self.positions.borrow() {
+                continue;
+            }
             self.positions.send_replace(row.position);
             // Nobody following the feed is fine.
             let _ = self.live.send(Arc::new(row));
         }
+    }
+
+    fn last_published(&self) -> u64 {
+        *self.positions.borrow()
     }
 
     /// After a failed batch: whatever of it reached the database after all (its answer was
@@ -1143,7 +1200,7 @@ async fn write_loop(
     backend: Arc<Backend>,
     mut requests: mpsc::Receiver<Request>,
     health: watch::Sender<StoreHealth>,
-    feed: Feed,
+    feed: Arc<Feed>,
 ) {
     loop {
         let first = tokio::select! {

@@ -11,6 +11,9 @@ pub const FENCED_WRITES: &str = "pitchmate_store_fenced_writes_total";
 /// token), `renewed` (the same token, later expiry), `lost` (a renewal, release or expiry found
 /// the lease taken or gone), `released` and `expired` (let lapse at once, handing over).
 pub const LEASE_CHANGES: &str = "pitchmate_store_lease_changes_total";
+/// Times the listener for other servers' changes (cluster mode) began listening: once at start,
+/// once more after each lost connection (counter).
+pub const LISTENER_CONNECTIONS: &str = "pitchmate_store_listener_connections_total";
 
 pub fn describe() {
     metrics::describe_histogram!(
@@ -26,5 +29,9 @@ pub fn describe() {
     metrics::describe_counter!(
         LEASE_CHANGES,
         "Leases acquired, renewed, lost and released, by change"
+    );
+    metrics::describe_counter!(
+        LISTENER_CONNECTIONS,
+        "Times the listener for other servers' changes began listening (cluster mode)"
     );
 }

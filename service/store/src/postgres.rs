@@ -1,6 +1,7 @@
 //! The PostgreSQL backend, for deployments where several servers share one database. Two
 //! connections: the writer's, used only by the store's single writer task, and one for reads,
-//! which tokio-postgres pipelines when several calls read at once. No TLS: the server is meant
+//! which tokio-postgres pipelines when several calls read at once; in cluster mode a third
+//! listens for what the other servers commit (see `changes.rs`). No TLS: the server is meant
 //! to reach its database over loopback or a private network.
 //!
 //! Either connection may break (the database restarts, the network drops, a statement hangs).
@@ -18,6 +19,7 @@
 //! change in one `UPDATE ... FROM unnest(...)`, and one per new match.
 
 mod accounts;
+pub(crate) mod changes;
 mod league;
 mod leases;
 mod matchmaking;
@@ -182,6 +184,8 @@ pub struct PostgresStore {
     /// finds out.
     writer_ended: Arc<Notify>,
     reader: Reader,
+    /// What the transactions tell other servers sharing the database (see `changes.rs`).
+    changes: changes::Changes,
 }
 
 /// The writer's connection with its statements prepared once.
@@ -284,6 +288,14 @@ pub(super) async fn connect(
         }
     });
     Ok(client)
+}
+
+/// The backend process serving the connection, as notifications name it.
+async fn backend_pid(client: &Client) -> Result<i32, StoreError> {
+    Ok(client
+        .query_one("SELECT pg_backend_pid()", &[])
+        .await?
+        .get(0))
 }
 
 /// `operation`, or a timeout error once [`OPERATION_TIMEOUT`] has passed.
@@ -565,8 +577,11 @@ impl PostgresStore {
         let mut client = connect(&config, Some(Arc::clone(&writer_ended))).await?;
         migrate(&mut client).await?;
         let statements = Statements::prepare(&client).await?;
+        let changes = changes::Changes::default();
+        changes.set_writer_pid(backend_pid(&client).await?);
         let reader = Reader::new(config.clone(), connect(&config, None).await?);
         Ok(Self {
+            changes,
             writer: Mutex::new(Some(Writer {
                 client,
                 statements,
@@ -610,6 +625,7 @@ impl PostgresStore {
         let result = within(commit_batch(
             client,
             statements,
+            &self.changes,
             tails,
             batch,
             first_position,
@@ -642,6 +658,8 @@ impl PostgresStore {
             None => {
                 let client = connect(&self.config, Some(Arc::clone(&self.writer_ended))).await?;
                 let statements = within(Statements::prepare(&client)).await?;
+                self.changes
+                    .set_writer_pid(within(backend_pid(&client)).await?);
                 tracing::info!("postgresql writer connected again");
                 Writer {
                     client,
@@ -958,6 +976,7 @@ const LIFECYCLE_LOCK: i64 = 0x7069_7463_686d_6174;
 async fn commit_batch(
     client: &mut Client,
     statements: &Statements,
+    notices: &changes::Changes,
     tails: &mut HashMap<String, Tail>,
     batch: Vec<Write>,
     first_position: u64,
@@ -1093,6 +1112,9 @@ async fn commit_batch(
                 ],
             )
             .await?;
+        if let Some(&last) = lifecycle.positions.iter().max() {
+            notices.lifecycle(&transaction, last as u64).await?;
+        }
     }
     if !changes.is_empty() {
         let mut keys = Vec::with_capacity(changes.len());

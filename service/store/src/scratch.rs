@@ -72,6 +72,22 @@ impl ScratchSchema {
         Some(Self { admin, name, url })
     }
 
+    /// Ends the connections named `application_name` (in the URL) whose last statement was a
+    /// `LISTEN`, as `pg_terminate_backend` does: what a listener sees when its connection
+    /// breaks. Returns how many were ended.
+    pub async fn cut_listeners(&self, application_name: &str) -> usize {
+        let ended = self
+            .admin
+            .query(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+                 WHERE application_name = $1 AND query LIKE 'LISTEN %'",
+                &[&application_name],
+            )
+            .await
+            .expect("terminate the listeners");
+        ended.iter().filter(|row| row.get::<_, bool>(0)).count()
+    }
+
     pub async fn drop_schema(self) {
         self.admin
             .batch_execute(&format!("DROP SCHEMA {} CASCADE", self.name))

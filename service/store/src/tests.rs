@@ -10,6 +10,7 @@ use super::*;
 use crate::scratch::{ScratchDir, scratch_store};
 
 mod accounts;
+mod changes;
 mod league;
 mod leases;
 mod matchmaking;

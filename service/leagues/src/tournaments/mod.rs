@@ -587,8 +587,9 @@ impl Tournaments {
     }
 
     /// A tournament's log after `after_seq`: the stored items, then each new one as it is
-    /// written, until the server stops or the reader leaves. Another replica's writes are found
-    /// within [`POLL`].
+    /// written, until the server stops or the reader leaves. Another replica's writes wake it
+    /// as this server's do, through the store's remote changes (see `remote`); it also looks
+    /// every [`POLL`] in case a wake-up was lost.
     pub fn follow(
         &self,
         tournament_id: String,
@@ -652,8 +653,9 @@ impl Tournaments {
 
 /// Log items read from the store at a time.
 const LOG_PAGE: usize = 256;
-/// How often a follower of a tournament's log looks in the store without being woken.
-const POLL: Duration = Duration::from_secs(1);
+/// How often a follower of a tournament's log looks in the store without being woken: only a
+/// backstop, since every change on this server or another wakes it.
+const POLL: Duration = Duration::from_secs(30);
 
 /// A number from the system's randomness: a tournament's seed when none is given, its secret.
 pub fn random_u64() -> Result<u64, LeagueError> {

@@ -801,7 +801,16 @@ impl pb::match_service_server::MatchService for MatchApi {
             }
             let store = self.registry.store().clone();
             let newest = store.last_position();
-            if request.after_position > newest {
+            // In cluster mode another server's entries reach this one's newest a moment after
+            // they commit: a position it just sent is in the store already. Positions have no
+            // gap, so the entry at `after_position` is stored exactly when the cursor is valid.
+            if request.after_position > newest
+                && store
+                    .lifecycle_after(request.after_position - 1, 1)
+                    .await
+                    .map_err(|e| ServiceError::StoreUnavailable(e.to_string()))?
+                    .is_empty()
+            {
                 return Err(ServiceError::InvalidArgument(format!(
                     "after_position {} is beyond the newest entry of this server's feed, {newest}; \
                      use 0 for the whole feed or a position this server sent",

@@ -125,7 +125,7 @@ impl PostgresStore {
                 .await;
             let rows = match updated {
                 Ok(0) => return Ok(None),
-                Ok(_) => super::league::append(&transaction, inbox).await?,
+                Ok(_) => super::league::append(&transaction, &self.changes, inbox).await?,
                 // `name_key` is the one unique column an update changes.
                 Err(error) if error.code() == Some(&SqlState::UNIQUE_VIOLATION) => {
                     return Err(name_taken(&bot.name));

@@ -115,9 +115,11 @@ impl PostgresStore {
                 .await?;
             // Game rows, then log heads, then inbox heads: the order of every tournament write
             // (see `tournaments.rs`).
-            super::tournaments::record_results(&transaction, &step.game_results).await?;
-            super::tournaments::append_log(&transaction, step.tournament_log).await?;
-            let rows = append(&transaction, step.inbox).await?;
+            super::tournaments::record_results(&transaction, &self.changes, &step.game_results)
+                .await?;
+            super::tournaments::append_log(&transaction, &self.changes, step.tournament_log)
+                .await?;
+            let rows = append(&transaction, &self.changes, step.inbox).await?;
             transaction.commit().await?;
             Ok(rows)
         })
@@ -131,7 +133,7 @@ impl PostgresStore {
         let mut client = self.direct_writer().await?;
         within(async {
             let transaction = client.transaction().await?;
-            let rows = append(&transaction, items).await?;
+            let rows = append(&transaction, &self.changes, items).await?;
             transaction.commit().await?;
             Ok(rows)
         })
@@ -256,6 +258,7 @@ impl PostgresStore {
 /// arrays, which [`items_per_bot`] sorted.
 pub(super) async fn append(
     transaction: &Transaction<'_>,
+    changes: &super::changes::Changes,
     items: Vec<NewInboxItem>,
 ) -> Result<Vec<InboxRow>, StoreError> {
     if items.is_empty() {
@@ -298,6 +301,7 @@ pub(super) async fn append(
             &[&bot_ids, &seqs, &kinds, &bodies, &times],
         )
         .await?;
+    changes.inbox(transaction, &rows).await?;
     Ok(rows)
 }
 

@@ -134,7 +134,7 @@ impl PostgresStore {
                     ],
                 )
                 .await?;
-            let rows = append(&transaction, inbox).await?;
+            let rows = append(&transaction, &self.changes, inbox).await?;
             transaction.commit().await?;
             Ok(rows)
         })
@@ -181,7 +181,7 @@ impl PostgresStore {
                     ],
                 )
                 .await?;
-            let rows = append(&transaction, resolution.inbox).await?;
+            let rows = append(&transaction, &self.changes, resolution.inbox).await?;
             transaction.commit().await?;
             Ok(Resolved::Done(rows))
         })
@@ -320,7 +320,7 @@ impl PostgresStore {
             if changed == 0 {
                 return Ok(None);
             }
-            let rows = append(&transaction, inbox).await?;
+            let rows = append(&transaction, &self.changes, inbox).await?;
             transaction.commit().await?;
             Ok(Some(rows))
         })

@@ -120,7 +120,7 @@ impl PostgresStore {
             if inserted == 0 {
                 return Ok(false);
             }
-            append_log(&transaction, log).await?;
+            append_log(&transaction, &self.changes, log).await?;
             transaction.commit().await?;
             Ok(true)
         })
@@ -212,8 +212,8 @@ impl PostgresStore {
                     .await?;
                 return Ok(Entered::Already(entry_row(&standing)?));
             }
-            append_log(&transaction, log).await?;
-            let rows = append(&transaction, inbox).await?;
+            append_log(&transaction, &self.changes, log).await?;
+            let rows = append(&transaction, &self.changes, inbox).await?;
             transaction.commit().await?;
             Ok(Entered::Done(rows))
         })
@@ -249,7 +249,7 @@ impl PostgresStore {
                     &[&tournament_id, &bot_id, &state.code()],
                 )
                 .await?;
-            append_log(&transaction, log).await?;
+            append_log(&transaction, &self.changes, log).await?;
             transaction.commit().await?;
             Ok(before)
         })
@@ -316,8 +316,8 @@ impl PostgresStore {
                 .await?;
             insert_games(&transaction, &paired.games).await?;
             insert_pending(&transaction, &paired.assigned).await?;
-            append_log(&transaction, paired.log).await?;
-            let rows = append(&transaction, paired.inbox).await?;
+            append_log(&transaction, &self.changes, paired.log).await?;
+            let rows = append(&transaction, &self.changes, paired.inbox).await?;
             transaction.commit().await?;
             Ok(Some(rows))
         })
@@ -350,8 +350,8 @@ impl PostgresStore {
             if ended == 0 {
                 return Ok(None);
             }
-            append_log(&transaction, log).await?;
-            let rows = append(&transaction, inbox).await?;
+            append_log(&transaction, &self.changes, log).await?;
+            let rows = append(&transaction, &self.changes, inbox).await?;
             transaction.commit().await?;
             Ok(Some(rows))
         })
@@ -543,6 +543,7 @@ async fn insert_pending(
 /// match named twice keeps the first result, as the SQLite twin does.
 pub(super) async fn record_results(
     transaction: &Transaction<'_>,
+    changes: &super::changes::Changes,
     results: &[GameResultRow],
 ) -> Result<(), StoreError> {
     let mut seen = HashSet::with_capacity(results.len());
@@ -556,14 +557,21 @@ pub(super) async fn record_results(
     let match_ids: Vec<&str> = firsts.iter().map(|r| r.match_id.as_str()).collect();
     let outcomes: Vec<i64> = firsts.iter().map(|r| i64::from(r.outcome)).collect();
     let ended: Vec<i64> = firsts.iter().map(|r| r.ended_nanos).collect();
-    transaction
-        .execute(
+    let changed: Vec<String> = transaction
+        .query(
             "UPDATE tournament_games g SET outcome = r.outcome, ended_nanos = r.ended_nanos \
              FROM unnest($1::TEXT[], $2::BIGINT[], $3::BIGINT[]) \
                  AS r (match_id, outcome, ended_nanos) \
-             WHERE g.match_id = r.match_id AND g.outcome IS NULL",
+             WHERE g.match_id = r.match_id AND g.outcome IS NULL \
+             RETURNING g.tournament_id",
             &[&match_ids, &outcomes, &ended],
         )
+        .await?
+        .iter()
+        .map(|row| row.get(0))
+        .collect();
+    changes
+        .tournaments(transaction, changed.iter().map(String::as_str))
         .await?;
     Ok(())
 }
@@ -573,6 +581,7 @@ pub(super) async fn record_results(
 /// id order (as inbox heads move: see `league.rs`).
 pub(super) async fn append_log(
     transaction: &Transaction<'_>,
+    changes: &super::changes::Changes,
     items: Vec<NewTournamentLogItem>,
 ) -> Result<Vec<TournamentLogRow>, StoreError> {
     if items.is_empty() {
@@ -625,6 +634,7 @@ pub(super) async fn append_log(
             &[&tournaments, &seqs, &kinds, &bodies, &times],
         )
         .await?;
+    changes.tournaments(transaction, tournaments).await?;
     Ok(rows)
 }
 
