@@ -100,13 +100,18 @@ pub struct ClusterSettings {
     /// This server among those sharing the database, unique among them; empty: cluster mode
     /// off, a single server that reads and writes no lease.
     pub replica_id: String,
-    /// The URL the other servers and clients reach this one at (`http://`: replicas forward
-    /// to each other in plain HTTP/2), which the others forward this server's matches' calls to
-    /// and name in NOT_OWNER.
+    /// The URL the other servers and clients reach this one at, which the others forward this
+    /// server's matches' calls to and name in NOT_OWNER: `http://` when the port speaks plain
+    /// text, `https://` with `tls.*` set (the certificate must be valid for its host).
     pub advertise_url: String,
     /// Seconds a match's lease lasts without renewal: how long a dead server's matches wait
     /// before another takes them over. Renewed every third of it.
     pub lease_ttl_secs: u64,
+    /// With `tls.*`: a PEM file of the CA certificate(s) that signed the servers' certificates.
+    /// Forwarding trusts a peer only if its certificate chains to one of them and is valid for
+    /// the host of the peer's advertise URL. Read once at start.
+    #[serde(default)]
+    pub peer_ca_path: Option<PathBuf>,
 }
 
 impl ClusterSettings {
@@ -144,27 +149,42 @@ impl ClusterSettings {
                     .to_owned(),
             ));
         }
+        // The port speaks TLS only or plain text only, and the peers reach it the way clients
+        // do: the advertise URL's scheme follows `tls.*`.
         let url = &self.advertise_url;
-        // Replicas forward calls to each other in plain HTTP/2 (docs/deploy.md, "Replicas"):
-        // a TLS address would need a trust store for the peers that the server does not have.
-        if url.starts_with("https://") || tls {
-            return Err(ConfigError::Message(
-                "cluster mode forwards calls between servers over plain http://: \
-                 `cluster.advertise_url` cannot be https:// and `tls.*` cannot be set with \
-                 `cluster.replica_id`; terminate TLS in front of the servers (a load balancer or \
-                 ingress) and keep their own network private"
-                    .to_owned(),
-            ));
-        }
-        let reachable = url.starts_with("http://")
-            && url.len() > "http://".len()
+        let scheme = if tls { "https://" } else { "http://" };
+        let reachable = url.starts_with(scheme)
+            && url.len() > scheme.len()
             && !url.contains(char::is_whitespace);
         if !reachable {
-            return Err(ConfigError::Message(
+            return Err(ConfigError::Message(if tls {
+                "setting `cluster.advertise_url` must be the https:// URL other servers reach this \
+                 one at, when `cluster.replica_id` and `tls.*` are set (the port speaks TLS only)"
+                    .to_owned()
+            } else {
                 "setting `cluster.advertise_url` must be the http:// URL other servers reach this \
-                 one at, when `cluster.replica_id` is set"
-                    .to_owned(),
-            ));
+                 one at, when `cluster.replica_id` is set and `tls.*` is not (https:// needs \
+                 `tls.*`)"
+                    .to_owned()
+            }));
+        }
+        match (tls, &self.peer_ca_path) {
+            (true, None) => {
+                return Err(ConfigError::Message(
+                    "setting `cluster.peer_ca_path` is needed with `tls.*` in cluster mode: the \
+                     PEM file of the CA certificate(s) that signed the servers' certificates, \
+                     which forwarding checks the other servers against"
+                        .to_owned(),
+                ));
+            }
+            (false, Some(_)) => {
+                return Err(ConfigError::Message(
+                    "setting `cluster.peer_ca_path` is set but `tls.*` is not: servers forward to \
+                     each other over TLS only when their own port speaks it"
+                        .to_owned(),
+                ));
+            }
+            _ => {}
         }
         if store_url.is_empty() {
             return Err(ConfigError::Message(
@@ -715,12 +735,12 @@ mod tests {
             (
                 "PITCHMATE__CLUSTER__ADVERTISE_URL",
                 "https://pitchmate-0.pitchmate:50051",
-                "plain http://",
+                "http:// URL",
             ),
             (
-                "PITCHMATE__TLS__CERT_PATH",
-                "/etc/tls/tls.crt",
-                "plain http://",
+                "PITCHMATE__CLUSTER__PEER_CA_PATH",
+                "/etc/tls/ca.crt",
+                "`tls.*` is not",
             ),
             ("PITCHMATE__CLUSTER__REPLICA_ID", "a b", "replica_id"),
             ("PITCHMATE__CLUSTER__REPLICA_ID", "a@b", "replica_id"),
@@ -734,6 +754,65 @@ mod tests {
             let error = with(key, value).unwrap_err().to_string();
             assert!(error.contains(complaint), "{key}={value}: {error}");
         }
+    }
+
+    #[test]
+    fn cluster_mode_with_tls_advertises_https_and_names_the_peers_ca() {
+        let clustered = env(&[
+            ("PITCHMATE__STORE__URL", "postgres://db.internal/pitchmate"),
+            ("PITCHMATE__CLUSTER__REPLICA_ID", "pitchmate-0"),
+            (
+                "PITCHMATE__CLUSTER__ADVERTISE_URL",
+                "https://pitchmate-0.pitchmate-peers:50051",
+            ),
+            ("PITCHMATE__TLS__CERT_PATH", "/etc/tls/tls.crt"),
+            ("PITCHMATE__TLS__KEY_PATH", "/etc/tls/tls.key"),
+            ("PITCHMATE__CLUSTER__PEER_CA_PATH", "/etc/tls/ca.crt"),
+        ]);
+        let settings = Settings::from_layers(&Cli::default(), clustered.clone()).unwrap();
+        assert_eq!(
+            settings.cluster.peer_ca_path.as_deref(),
+            Some(std::path::Path::new("/etc/tls/ca.crt"))
+        );
+        assert_eq!(
+            settings.cluster.hosting().unwrap().advertise_url,
+            "https://pitchmate-0.pitchmate-peers:50051"
+        );
+
+        let changed = |key: &str, value: Option<&str>| {
+            let mut environment = clustered.clone();
+            match value {
+                Some(value) => environment.insert(key.to_owned(), value.to_owned()),
+                None => environment.remove(key),
+            };
+            Settings::from_layers(&Cli::default(), environment)
+        };
+        for (key, value, complaint) in [
+            (
+                "PITCHMATE__CLUSTER__ADVERTISE_URL",
+                Some("http://pitchmate-0.pitchmate-peers:50051"),
+                "https:// URL",
+            ),
+            (
+                "PITCHMATE__CLUSTER__ADVERTISE_URL",
+                Some("https://"),
+                "https:// URL",
+            ),
+            (
+                "PITCHMATE__CLUSTER__PEER_CA_PATH",
+                None,
+                "cluster.peer_ca_path",
+            ),
+        ] {
+            let refused = changed(key, value);
+            let error = refused.unwrap_err().to_string();
+            assert!(error.contains(complaint), "{key}={value:?}: {error}");
+        }
+
+        // Outside cluster mode the peers' CA is not read, and nothing refuses it.
+        let mut single = clustered;
+        single.remove("PITCHMATE__CLUSTER__REPLICA_ID");
+        assert!(Settings::from_layers(&Cli::default(), single).is_ok());
     }
 
     #[test]

@@ -24,8 +24,11 @@
 //! - An owner that cannot be reached (its process died and its lease has not lapsed yet) leaves
 //!   the local NOT_OWNER as the answer: UNAVAILABLE, which clients retry, and once the lease
 //!   lapses the next call takes the match over wherever it lands.
-//! - Peers are reached over plain HTTP/2 (the configuration refuses `https://` advertise URLs
-//!   in cluster mode): lazily connected channels per owner URL, each carrying at most
+//! - Peers are reached at their advertise URLs: `http://` over plain HTTP/2, `https://` over
+//!   TLS (HTTP/2 by ALPN) trusting only the CA certificates of `cluster.peer_ca_path` and
+//!   checking the certificate against the URL's host. A peer whose certificate does not verify
+//!   is an owner that cannot be reached (below). Lazily connected channels per owner URL, each
+//!   carrying at most
 //!   `streams_per_connection` forwarded calls at once (the owner's own
 //!   `connections.max_streams_per_connection`: a replica never queues a call behind a peer's
 //!   stream limit), a new connection opened when all are full.
@@ -44,7 +47,7 @@ use tonic::Status;
 use tonic::body::Body;
 use tonic::codegen::http::{HeaderMap, HeaderName, HeaderValue, Request, Response, Version};
 use tonic::codegen::{BoxFuture, Bytes, Service};
-use tonic::transport::{Channel, Endpoint};
+use tonic::transport::{Channel, ClientTlsConfig, Endpoint};
 use tower::ServiceExt;
 
 pub use crate::error::OWNER_URL_HEADER;
@@ -91,6 +94,9 @@ pub struct ForwardSettings {
     pub copy_limit: usize,
     /// Forwarded calls open at once on one connection to a peer.
     pub streams_per_connection: usize,
+    /// How to reach peers that advertise `https://` (see `tls::peer_client`); `None`: such
+    /// peers cannot be reached.
+    pub peer_tls: Option<ClientTlsConfig>,
 }
 
 /// The forwarding state every clone of the layer's service shares.
@@ -115,7 +121,7 @@ impl<S> Forward<S> {
                 replica_id: HeaderValue::from_str(&settings.replica_id)
                     .expect("replica ids are checked to be letters, digits, `.`, `_` and `-`"),
                 copy_limit: settings.copy_limit,
-                peers: Peers::new(settings.streams_per_connection),
+                peers: Peers::new(settings.streams_per_connection, settings.peer_tls),
             })
         });
         Self { inner, forwarding }
@@ -215,8 +221,24 @@ struct Head {
 enum ForwardError {
     #[error("the owner's URL {0:?} is not a URL")]
     BadUrl(String),
-    #[error("{0}")]
+    #[error("the owner's URL {0:?} is https:// but this server has no `cluster.peer_ca_path`")]
+    NoPeerTls(String),
+    /// Shown with its causes: tonic's own text is only "transport error", and an operator
+    /// needs to see, say, that a peer's certificate has an unknown issuer.
+    #[error("{}", with_causes(.0))]
     Transport(#[from] tonic::transport::Error),
+}
+
+/// `error` and each error that caused it, joined by `: `.
+fn with_causes(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(error) = cause {
+        text.push_str(": ");
+        text.push_str(&error.to_string());
+        cause = error.source();
+    }
+    text
 }
 
 impl Forwarding {
@@ -260,6 +282,7 @@ impl Forwarding {
 /// The connections to the peers, by owner URL.
 struct Peers {
     streams_per_connection: usize,
+    tls: Option<ClientTlsConfig>,
     connections: Mutex<HashMap<String, Vec<PeerConnection>>>,
 }
 
@@ -280,9 +303,10 @@ impl Drop for OpenCall {
 }
 
 impl Peers {
-    fn new(streams_per_connection: usize) -> Self {
+    fn new(streams_per_connection: usize, tls: Option<ClientTlsConfig>) -> Self {
         Self {
             streams_per_connection: streams_per_connection.max(1),
+            tls,
             connections: Mutex::new(HashMap::new()),
         }
     }
@@ -304,12 +328,20 @@ impl Peers {
         let connection = match room {
             Some(connection) => connection,
             None => {
-                let endpoint = Endpoint::from_shared(url.to_owned())
+                let mut endpoint = Endpoint::from_shared(url.to_owned())
                     .map_err(|_| ForwardError::BadUrl(url.to_owned()))?
                     .connect_timeout(CONNECT_TIMEOUT)
                     .tcp_nodelay(true)
                     .http2_keep_alive_interval(PEER_KEEPALIVE)
                     .keep_alive_while_idle(false);
+                if url.starts_with("https://") {
+                    // The server name checked is the URL's host, as a client's would be.
+                    let tls = self
+                        .tls
+                        .clone()
+                        .ok_or_else(|| ForwardError::NoPeerTls(url.to_owned()))?;
+                    endpoint = endpoint.tls_config(tls)?;
+                }
                 let connection = PeerConnection {
                     channel: endpoint.connect_lazy(),
                     open: Arc::new(AtomicUsize::new(0)),

@@ -185,6 +185,7 @@ impl ServerBuilder {
         let settings = &settings;
         // A bad certificate or key stops the server before anything else is opened.
         let tls = crate::tls::acceptor(&settings.tls)?;
+        let peer_tls = crate::tls::peer_client(&settings.cluster)?;
         let store = match store {
             Some(store) => store,
             None => open_store(settings).await?,
@@ -198,6 +199,7 @@ impl ServerBuilder {
                 layers,
                 metrics,
                 tls,
+                peer_tls,
             },
             listener,
             shutdown,
@@ -294,6 +296,8 @@ struct Extras {
     layers: Vec<Wrap>,
     metrics: Option<TcpListener>,
     tls: Option<tokio_rustls::TlsAcceptor>,
+    /// How forwarding reaches peers over TLS (cluster mode with `tls.*`).
+    peer_tls: Option<tonic::transport::ClientTlsConfig>,
 }
 
 async fn serve_with(
@@ -309,6 +313,7 @@ async fn serve_with(
         layers,
         metrics,
         tls,
+        peer_tls,
     } = extras;
     // Installed before the matches come back, so nothing they do goes uncounted.
     let metrics = metrics.map(|listener| (listener, crate::metrics::recorder()));
@@ -564,6 +569,7 @@ async fn serve_with(
         replica_id: cluster.replica_id,
         copy_limit: limits.max_request_bytes.max(limits.max_document_bytes) + COPY_SLACK,
         streams_per_connection: settings.connections.max_streams_per_connection as usize,
+        peer_tls,
     });
     let grpc = tonic_web::GrpcWebLayer::new().layer(Forward::new(
         MessageSize::new(routes.routes().prepare()),

@@ -3,6 +3,11 @@
 //!
 //! ALPN offers HTTP/2 (gRPC) and HTTP/1.1 (the web board and its grpc-web calls); the transport
 //! still tells them apart by their first bytes, so a client that skips ALPN is served too.
+//!
+//! In cluster mode with TLS, the replicas forward to each other over TLS too: the CA
+//! certificates in `cluster.peer_ca_path`, read once at start, are the only ones a peer's
+//! certificate may chain to (no system roots), and the peer's name is the host of its advertise
+//! URL. Both ends use rustls with ring; the forwarding client offers only `h2` by ALPN.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -13,7 +18,14 @@ use tokio_rustls::TlsAcceptor;
 use tokio_rustls::rustls::ServerConfig;
 use tokio_rustls::rustls::crypto::ring;
 
-use crate::config::TlsSettings;
+use tokio_rustls::rustls::RootCertStore;
+use tonic::transport::{Certificate, ClientTlsConfig};
+
+use crate::config::{ClusterSettings, TlsSettings};
+
+/// How long a TLS handshake with a peer may take: a peer that accepts the connection and then
+/// says nothing costs a forwarded call at most this before the client gets NOT_OWNER to retry.
+const PEER_HANDSHAKE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
 
 #[derive(Debug, thiserror::Error)]
 pub enum TlsError {
@@ -25,6 +37,10 @@ pub enum TlsError {
     Key { path: String, detail: String },
     #[error("the TLS certificate and key do not go together: {0}")]
     Mismatch(String),
+    #[error(
+        "cannot read the peers' CA certificates `{path}` (setting `cluster.peer_ca_path`): {detail}"
+    )]
+    PeerCa { path: String, detail: String },
 }
 
 /// The acceptor for these settings; `None` when TLS is off (neither path is set).
@@ -67,4 +83,38 @@ fn private_key(path: &Path) -> Result<PrivateKeyDer<'static>, TlsError> {
         path: path.display().to_string(),
         detail: e.to_string(),
     })
+}
+
+/// The TLS the forwarding client speaks to peers advertising `https://`: trusting only the CA
+/// certificates in `cluster.peer_ca_path`; `None` outside cluster mode or without that setting.
+/// Every certificate in the file must parse as a trust anchor, so a broken file stops the
+/// server here rather than failing each forwarded call later.
+pub fn peer_client(settings: &ClusterSettings) -> Result<Option<ClientTlsConfig>, TlsError> {
+    let Some(path) = settings
+        .peer_ca_path
+        .as_deref()
+        .filter(|_| !settings.replica_id.is_empty())
+    else {
+        return Ok(None);
+    };
+    let failed = |detail: String| TlsError::PeerCa {
+        path: path.display().to_string(),
+        detail,
+    };
+    let pem = std::fs::read(path).map_err(|e| failed(e.to_string()))?;
+    let anchors = CertificateDer::pem_slice_iter(&pem)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| failed(e.to_string()))?;
+    if anchors.is_empty() {
+        return Err(failed("no PEM certificate in it".to_owned()));
+    }
+    let mut roots = RootCertStore::empty();
+    for anchor in anchors {
+        roots.add(anchor).map_err(|e| failed(e.to_string()))?;
+    }
+    Ok(Some(
+        ClientTlsConfig::new()
+            .ca_certificate(Certificate::from_pem(pem))
+            .timeout(PEER_HANDSHAKE_TIMEOUT),
+    ))
 }
