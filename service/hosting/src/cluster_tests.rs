@@ -550,8 +550,10 @@ async fn a_stopping_owner_hands_its_matches_over_at_once() {
         let refused = a.get(&first).await.unwrap_err();
         assert_eq!(refused.reason(), "MATCH_UNAVAILABLE", "A takes nothing on");
 
-        // B takes the first at its first asking, from everything A stored; its sweep takes
-        // the second, which nobody calls.
+        // B believes what it read of A's lease a moment ago (until a forwarded call finds A
+        // gone and makes it forget); after that moment it takes the first at its first
+        // asking, from everything A stored; its sweep takes the second, which nobody calls.
+        tokio::time::sleep(crate::ownership::ELSEWHERE_MEMORY).await;
         let handle = b.get(&first).await.unwrap();
         assert_eq!(handle.summary(), before);
         assert_eq!(handle.events_after(0).await.unwrap(), events);

@@ -324,6 +324,14 @@ impl MatchRegistry {
         self.ownership.as_ref()
     }
 
+    /// Forgets what this server remembers of leases held by the server at `url` (see
+    /// [`Ownership::forget_owner`]); 0 outside cluster mode.
+    pub fn forget_owner(&self, url: &str) -> usize {
+        self.ownership
+            .as_ref()
+            .map_or(0, |ownership| ownership.forget_owner(url))
+    }
+
     pub fn games(&self) -> &GameRegistry {
         &self.games
     }

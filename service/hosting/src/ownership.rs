@@ -111,6 +111,14 @@ impl Elsewhere {
         (now < *believed_until).then(|| not_owner(match_id, holder, *until_nanos))
     }
 
+    /// Forgets every lease remembered as held by the server at `url`.
+    fn forget_owner(&mut self, url: &str) -> usize {
+        let before = self.leases.len();
+        self.leases
+            .retain(|_, (holder, _, _)| Owner::from_holder(holder).url != url);
+        before - self.leases.len()
+    }
+
     fn remember(&mut self, match_id: &str, holder: &str, until_nanos: i64, now: Instant) {
         if self.leases.len() >= self.sweep_at.max(Self::MIN_SWEEP) {
             self.leases
@@ -195,6 +203,14 @@ impl Ownership {
     /// Matches whose lease this server holds.
     pub fn held_count(&self) -> usize {
         self.lock().len()
+    }
+
+    /// Forgets what this server remembers of leases held by the server at `url`: that server
+    /// could not be reached (it stopped, handing its matches over, or died), so the next call
+    /// for one of its matches reads the lease again instead of naming it for the rest of
+    /// [`ELSEWHERE_MEMORY`].
+    pub fn forget_owner(&self, url: &str) -> usize {
+        self.lock_elsewhere().forget_owner(url)
     }
 
     fn lock_elsewhere(&self) -> std::sync::MutexGuard<'_, Elsewhere> {
@@ -416,6 +432,20 @@ mod tests {
                 .is_none()
         );
         assert!(elsewhere.remembered("other", start).is_none());
+    }
+
+    #[test]
+    fn an_unreachable_owner_is_forgotten_at_once() {
+        let start = Instant::now();
+        let mut elsewhere = Elsewhere::default();
+        elsewhere.remember("m", "b/00@http://b:1", 7, start);
+        elsewhere.remember("n", "c/00@http://c:1", 7, start);
+        assert_eq!(elsewhere.forget_owner("http://b:1"), 1);
+        assert!(elsewhere.remembered("m", start).is_none());
+        assert!(
+            elsewhere.remembered("n", start).is_some(),
+            "others are kept"
+        );
     }
 
     #[test]

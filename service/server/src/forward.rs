@@ -97,6 +97,10 @@ pub struct ForwardSettings {
     /// How to reach peers that advertise `https://` (see `tls::peer_client`); `None`: such
     /// peers cannot be reached.
     pub peer_tls: Option<ClientTlsConfig>,
+    /// Told the URL of an owner that could not be reached, so that what this server remembers
+    /// of its leases is read again at the client's retry (see
+    /// `MatchRegistry::forget_owner`).
+    pub unreachable: Arc<dyn Fn(&str) + Send + Sync>,
 }
 
 /// The forwarding state every clone of the layer's service shares.
@@ -104,6 +108,7 @@ struct Forwarding {
     replica_id: HeaderValue,
     copy_limit: usize,
     peers: Peers,
+    unreachable: Arc<dyn Fn(&str) + Send + Sync>,
 }
 
 /// Wraps the routes: `Forward::new(routes, Some(settings))` in cluster mode.
@@ -122,6 +127,7 @@ impl<S> Forward<S> {
                     .expect("replica ids are checked to be letters, digits, `.`, `_` and `-`"),
                 copy_limit: settings.copy_limit,
                 peers: Peers::new(settings.streams_per_connection, settings.peer_tls),
+                unreachable: settings.unreachable,
             })
         });
         Self { inner, forwarding }
@@ -188,6 +194,7 @@ where
                         "cannot reach the match's owner; answering NOT_OWNER for the client to retry"
                     );
                     count("owner_unreachable");
+                    (forwarding.unreachable)(&owner_url);
                     Ok(local)
                 }
             }

@@ -570,6 +570,14 @@ async fn serve_with(
         copy_limit: limits.max_request_bytes.max(limits.max_document_bytes) + COPY_SLACK,
         streams_per_connection: settings.connections.max_streams_per_connection as usize,
         peer_tls,
+        unreachable: {
+            let registry = Arc::downgrade(&hosted.registry);
+            Arc::new(move |url: &str| {
+                if let Some(registry) = registry.upgrade() {
+                    registry.forget_owner(url);
+                }
+            })
+        },
     });
     let grpc = tonic_web::GrpcWebLayer::new().layer(Forward::new(
         MessageSize::new(routes.routes().prepare()),

@@ -114,7 +114,15 @@ impl Replica {
         MatchServiceClient::new(self.channel().await)
     }
 
-    /// Stops it gracefully (its leases stay until they lapse) and removes its data directory.
+    /// Stops it as a crash would: no hand-over, its leases stay held until they lapse, and its
+    /// port refuses connections.
+    pub async fn crash(self) {
+        self.task.abort();
+        let _ = self.task.await;
+        let _ = std::fs::remove_dir_all(&self.data_dir);
+    }
+
+    /// Stops it gracefully (it hands its matches over) and removes its data directory.
     pub async fn stop(self) {
         let _ = self.stop.send(());
         self.task
