@@ -20,6 +20,10 @@
 //! floor, and with `--server-pid` the server's CPU time per accepted action, which stays
 //! comparable when other work shares the machine. Each phase is bounded by a count or by the duration, so the run ends by itself.
 //!
+//! With `--play-server` the matches are created and seated on `--server` and played (and the
+//! floor pinged) on the other URL: against two replicas in cluster mode, the cost of forwarding
+//! every call and stream to the owner.
+//!
 //! With `--mode connections` it plays nothing and measures connections instead (see
 //! `connections.rs`): the server's memory per idle connection, and a normal client's `Ping`
 //! round trip while `--connections` silent sockets are open, against the same without them.
@@ -67,6 +71,12 @@ struct Args {
     /// The server's URL.
     #[arg(long, default_value = "http://127.0.0.1:50051")]
     server: String,
+    /// Plays the matches (and pings) on this server instead, while `--server` creates them and
+    /// takes their seats: with two replicas in cluster mode, the one that did not create a match
+    /// forwards every call and stream of it to the one that did (see docs/benchmarks.md,
+    /// Forwarding).
+    #[arg(long)]
+    play_server: Option<String>,
     /// Matches played at the same time.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
     matches: u32,
@@ -86,6 +96,11 @@ struct Args {
     /// machine only).
     #[arg(long)]
     server_pid: Option<u32>,
+    /// The other server's process id (the replica `--play-server` names, with `--server-pid`
+    /// naming the one that creates the matches): its CPU time during play is reported too, and
+    /// the two added up per accepted action.
+    #[arg(long)]
+    peer_pid: Option<u32>,
     /// Idle matches created to measure memory per match (with --server-pid).
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
     idle_matches: u32,
@@ -224,13 +239,26 @@ async fn main() -> ExitCode {
 async fn run(args: &Args) -> Result<bool, String> {
     let matches = args.matches as usize;
     let matches_per_connection = (args.bots_per_connection / 2) as usize;
-    let connections = connect(&args.server, matches.div_ceil(matches_per_connection)).await?;
+    let count = matches.div_ceil(matches_per_connection);
+    let play_server = args.play_server.as_deref().unwrap_or(&args.server);
+    let connections = connect(play_server, count).await?;
+    let creating = match &args.play_server {
+        Some(_) => connect(&args.server, count).await?,
+        None => connections.clone(),
+    };
     // Match i and its two bots use connection i / matches_per_connection.
     let connection_of = |i: usize| connections[i / matches_per_connection].clone();
+    let creating_of = |i: usize| creating[i / matches_per_connection].clone();
+    if args.play_server.is_some() {
+        println!(
+            "matches created on {}, played on {play_server}",
+            args.server
+        );
+    }
     println!(
         "server {}, variant {}, {} matches on {} connections (up to {} bots per connection), {} \
          s, turns by {:?}, actions listed {:?}",
-        args.server,
+        play_server,
         args.variant,
         matches,
         connections.len(),
@@ -241,8 +269,7 @@ async fn run(args: &Args) -> Result<bool, String> {
     );
 
     if let Some(pid) = args.server_pid {
-        let memory =
-            idle_match_memory(&connections[0], &args.variant, args.idle_matches, pid).await?;
+        let memory = idle_match_memory(&creating[0], &args.variant, args.idle_matches, pid).await?;
         println!(
             "server memory: {} KiB resident before, {} KiB after {} idle matches: {:.1} KiB per \
              idle match",
@@ -260,8 +287,9 @@ async fn run(args: &Args) -> Result<bool, String> {
     concurrent.print(&format!("ping, {matches} concurrent callers"));
 
     let cpu_before = args.server_pid.map(server_cpu).transpose()?;
+    let peer_cpu_before = args.peer_pid.map(server_cpu).transpose()?;
     let load = play_matches(
-        (0..matches).map(connection_of),
+        (0..matches).map(|i| (creating_of(i), connection_of(i))),
         &args.variant,
         Duration::from_secs(args.duration),
         args.seed,
@@ -272,6 +300,10 @@ async fn run(args: &Args) -> Result<bool, String> {
     )
     .await;
     let cpu_used = match (args.server_pid, cpu_before) {
+        (Some(pid), Some(before)) => Some(server_cpu(pid)?.saturating_sub(before)),
+        _ => None,
+    };
+    let peer_cpu_used = match (args.peer_pid, peer_cpu_before) {
         (Some(pid), Some(before)) => Some(server_cpu(pid)?.saturating_sub(before)),
         _ => None,
     };
@@ -295,6 +327,18 @@ async fn run(args: &Args) -> Result<bool, String> {
             cpu.as_secs_f64(),
             cpu.as_secs_f64() / load.elapsed.as_secs_f64(),
             cpu.as_secs_f64() * 1e6 / load.total.accepted.max(1) as f64,
+        );
+    }
+    if let Some(peer) = peer_cpu_used {
+        let per_action =
+            |cpu: Duration| cpu.as_secs_f64() * 1e6 / load.total.accepted.max(1) as f64;
+        println!(
+            "peer server CPU during play: {:.2} s = {:.2} cores; {:.1} us per accepted action; \
+             both servers {:.1} us",
+            peer.as_secs_f64(),
+            peer.as_secs_f64() / load.elapsed.as_secs_f64(),
+            per_action(peer),
+            per_action(peer + cpu_used.unwrap_or_default()),
         );
     }
     let submit = Timings::new(&load.total.submit, load.elapsed);
@@ -661,8 +705,10 @@ impl Slot {
     }
 }
 
+/// Plays a slot of matches on each pair of connections: the first creates them and takes their
+/// seats, the second plays them.
 async fn play_matches(
-    slots: impl Iterator<Item = Channel>,
+    slots: impl Iterator<Item = (Channel, Channel)>,
     variant: &str,
     duration: Duration,
     seed: u64,
@@ -671,10 +717,10 @@ async fn play_matches(
     let started = Instant::now();
     let deadline = started + duration;
     let mut tasks = JoinSet::new();
-    for (i, channel) in slots.enumerate() {
+    for (i, (creating, channel)) in slots.enumerate() {
         let variant = variant.to_owned();
         let rng = fastrand::Rng::with_seed(seed.wrapping_add(i as u64));
-        tasks.spawn(play_slot(channel, variant, rng, deadline, bots));
+        tasks.spawn(play_slot(creating, channel, variant, rng, deadline, bots));
     }
     let mut load = Load {
         elapsed: Duration::ZERO,
@@ -697,20 +743,23 @@ async fn play_matches(
 }
 
 /// Plays matches one after another on `channel` until `deadline`, both seats of each by random
-/// choice. Stops early at the first failed call, which it returns beside what it measured.
+/// choice, each created and seated on `creating`. Stops early at the first failed call, which
+/// it returns beside what it measured.
 async fn play_slot(
+    creating: Channel,
     channel: Channel,
     variant: String,
     mut rng: fastrand::Rng,
     deadline: Instant,
     bots: Bots,
 ) -> (Slot, Option<String>) {
+    let creator = MatchServiceClient::new(creating);
     let client = MatchServiceClient::new(channel.clone());
     // What the first seat (or the polling bot) did, and what the second did.
     let [mut slot, mut second] = [Slot::new(), Slot::new()];
     let mut failure = None;
     while failure.is_none() && Instant::now() < deadline {
-        let played = match SeatedMatch::create(&client, &variant).await {
+        let played = match SeatedMatch::create(&creator, &variant).await {
             Ok(seated) => match bots.turns {
                 Turns::Poll => {
                     play_polling(

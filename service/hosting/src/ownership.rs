@@ -16,6 +16,12 @@
 //! live, and then the next call for one of its matches, on any server, or the survivors' sweep
 //! (see the registry), whichever comes first, takes the match over.
 //!
+//! A non-owner remembers who holds a match's lease for a moment ([`ELSEWHERE_MEMORY`]), so a
+//! stream of calls for a match hosted elsewhere (forwarded there one by one) costs one lease
+//! read per moment rather than one per call. What it remembers can only be late by that moment:
+//! a lease released early (its match ended or left memory) is taken by the next call after it,
+//! and one whose holder died lapses later than that anyway.
+//!
 //! The holder a lease names is `<replica_id>/<run>@<advertise_url>`: the replica, a random
 //! word drawn at each start (a restarted server is not its former self, whose leases lapse
 //! first), and the URL other servers reach it at, which a non-owner names in its answer.
@@ -77,8 +83,45 @@ pub struct Ownership {
     holder: String,
     ttl: Duration,
     held: Mutex<HashMap<String, Held>>,
+    elsewhere: Mutex<Elsewhere>,
     #[cfg(test)]
     pub(crate) renewals_paused: std::sync::atomic::AtomicBool,
+}
+
+/// How long a non-owner answers from what it last read of a lease held elsewhere before it
+/// reads the lease again.
+pub const ELSEWHERE_MEMORY: Duration = Duration::from_secs(1);
+
+/// Leases held by other servers, as last read: by match id, the holder, its expiry (as the store
+/// gives it) and until when to believe it.
+#[derive(Default)]
+struct Elsewhere {
+    leases: HashMap<String, (String, i64, Instant)>,
+    /// The size at which stale entries are swept out next.
+    sweep_at: usize,
+}
+
+impl Elsewhere {
+    /// Entries are swept out when the map has doubled since the last sweep, so matches
+    /// asked about once do not pile up.
+    const MIN_SWEEP: usize = 1024;
+
+    fn remembered(&self, match_id: &str, now: Instant) -> Option<ServiceError> {
+        let (holder, until_nanos, believed_until) = self.leases.get(match_id)?;
+        (now < *believed_until).then(|| not_owner(match_id, holder, *until_nanos))
+    }
+
+    fn remember(&mut self, match_id: &str, holder: &str, until_nanos: i64, now: Instant) {
+        if self.leases.len() >= self.sweep_at.max(Self::MIN_SWEEP) {
+            self.leases
+                .retain(|_, (_, _, believed_until)| now < *believed_until);
+            self.sweep_at = self.leases.len() * 2;
+        }
+        self.leases.insert(
+            match_id.to_owned(),
+            (holder.to_owned(), until_nanos, now + ELSEWHERE_MEMORY),
+        );
+    }
 }
 
 /// A match's lease as its actor holds it: the token its writes carry, and word of its loss.
@@ -128,6 +171,7 @@ impl Ownership {
             holder: format!("{}/{run}@{}", settings.replica_id, settings.advertise_url),
             ttl: settings.lease_ttl,
             held: Mutex::default(),
+            elsewhere: Mutex::default(),
             #[cfg(test)]
             renewals_paused: std::sync::atomic::AtomicBool::new(false),
         });
@@ -153,6 +197,12 @@ impl Ownership {
         self.lock().len()
     }
 
+    fn lock_elsewhere(&self) -> std::sync::MutexGuard<'_, Elsewhere> {
+        self.elsewhere
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Held>> {
         self.held
             .lock()
@@ -160,14 +210,23 @@ impl Ownership {
     }
 
     /// Takes the lease of `match_id` (free, lapsed or already ours), or says who has it.
+    /// A lease found held elsewhere is believed for [`ELSEWHERE_MEMORY`] without reading it
+    /// again.
     pub async fn acquire(self: &Arc<Self>, match_id: &str) -> Result<Tenure, ServiceError> {
         let sent = Instant::now();
+        if let Some(not_owner) = self.lock_elsewhere().remembered(match_id, sent) {
+            return Err(not_owner);
+        }
         let lease = self
             .store
             .acquire_lease(&match_lease(match_id), &self.holder, self.ttl)
             .await
             .map_err(|error| match error {
-                StoreError::LeaseHeld(held) => not_owner(match_id, &held.holder, held.until_nanos),
+                StoreError::LeaseHeld(held) => {
+                    self.lock_elsewhere()
+                        .remember(match_id, &held.holder, held.until_nanos, sent);
+                    not_owner(match_id, &held.holder, held.until_nanos)
+                }
                 other => ServiceError::StoreUnavailable(format!(
                     "the match's lease cannot be taken: {other}"
                 )),
@@ -336,5 +395,38 @@ mod tests {
             (foreign.replica_id.as_str(), foreign.url.as_str()),
             ("scheduler", "")
         );
+    }
+
+    #[test]
+    fn a_lease_held_elsewhere_is_believed_for_a_moment_only() {
+        let start = Instant::now();
+        let mut elsewhere = Elsewhere::default();
+        elsewhere.remember("m", "b/00@http://b:1", 7, start);
+        let remembered = elsewhere.remembered("m", start + ELSEWHERE_MEMORY / 2);
+        let Some(ServiceError::NotOwner {
+            owner, owner_url, ..
+        }) = remembered
+        else {
+            panic!("remembered: {remembered:?}");
+        };
+        assert_eq!((owner.as_str(), owner_url.as_str()), ("b", "http://b:1"));
+        assert!(
+            elsewhere
+                .remembered("m", start + ELSEWHERE_MEMORY)
+                .is_none()
+        );
+        assert!(elsewhere.remembered("other", start).is_none());
+    }
+
+    #[test]
+    fn leases_remembered_elsewhere_are_swept_once_stale() {
+        let start = Instant::now();
+        let mut elsewhere = Elsewhere::default();
+        for i in 0..Elsewhere::MIN_SWEEP {
+            elsewhere.remember(&format!("old-{i}"), "b/00@http://b:1", 7, start);
+        }
+        let later = start + ELSEWHERE_MEMORY * 2;
+        elsewhere.remember("new", "b/00@http://b:1", 7, later);
+        assert_eq!(elsewhere.leases.len(), 1, "only the fresh one is kept");
     }
 }

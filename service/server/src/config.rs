@@ -100,8 +100,9 @@ pub struct ClusterSettings {
     /// This server among those sharing the database, unique among them; empty: cluster mode
     /// off, a single server that reads and writes no lease.
     pub replica_id: String,
-    /// The URL the other servers and clients reach this one at (`http://` or `https://`),
-    /// named to callers of a match this server owns when they ask another server.
+    /// The URL the other servers and clients reach this one at (`http://`: replicas forward
+    /// to each other in plain HTTP/2), which the others forward this server's matches' calls to
+    /// and name in NOT_OWNER.
     pub advertise_url: String,
     /// Seconds a match's lease lasts without renewal: how long a dead server's matches wait
     /// before another takes them over. Renewed every third of it.
@@ -121,7 +122,8 @@ impl ClusterSettings {
         })
     }
 
-    fn check(&self, store_url: &str) -> Result<(), ConfigError> {
+    /// `tls`: the gRPC port is to speak TLS (`tls.*` set).
+    fn check(&self, store_url: &str, tls: bool) -> Result<(), ConfigError> {
         if self.lease_ttl_secs == 0 || self.lease_ttl_secs > Self::MAX_LEASE_TTL_SECS {
             return Err(ConfigError::Message(format!(
                 "setting `cluster.lease_ttl_secs` must be between 1 and {}",
@@ -143,12 +145,24 @@ impl ClusterSettings {
             ));
         }
         let url = &self.advertise_url;
-        let reachable = (url.starts_with("http://") || url.starts_with("https://"))
+        // Replicas forward calls to each other in plain HTTP/2 (docs/deploy.md, "Replicas"):
+        // a TLS address would need a trust store for the peers that the server does not have.
+        if url.starts_with("https://") || tls {
+            return Err(ConfigError::Message(
+                "cluster mode forwards calls between servers over plain http://: \
+                 `cluster.advertise_url` cannot be https:// and `tls.*` cannot be set with \
+                 `cluster.replica_id`; terminate TLS in front of the servers (a load balancer or \
+                 ingress) and keep their own network private"
+                    .to_owned(),
+            ));
+        }
+        let reachable = url.starts_with("http://")
+            && url.len() > "http://".len()
             && !url.contains(char::is_whitespace);
         if !reachable {
             return Err(ConfigError::Message(
-                "setting `cluster.advertise_url` must be the http:// or https:// URL other servers \
-                 reach this one at, when `cluster.replica_id` is set"
+                "setting `cluster.advertise_url` must be the http:// URL other servers reach this \
+                 one at, when `cluster.replica_id` is set"
                     .to_owned(),
             ));
         }
@@ -427,7 +441,8 @@ impl Settings {
             }
         }
         self.connections.check()?;
-        self.cluster.check(url)
+        let tls = self.tls.cert_path.is_some() || self.tls.key_path.is_some();
+        self.cluster.check(url, tls)
     }
 }
 
@@ -696,6 +711,16 @@ mod tests {
                 "PITCHMATE__CLUSTER__ADVERTISE_URL",
                 "pitchmate-0:50051",
                 "advertise_url",
+            ),
+            (
+                "PITCHMATE__CLUSTER__ADVERTISE_URL",
+                "https://pitchmate-0.pitchmate:50051",
+                "plain http://",
+            ),
+            (
+                "PITCHMATE__TLS__CERT_PATH",
+                "/etc/tls/tls.crt",
+                "plain http://",
             ),
             ("PITCHMATE__CLUSTER__REPLICA_ID", "a b", "replica_id"),
             ("PITCHMATE__CLUSTER__REPLICA_ID", "a@b", "replica_id"),

@@ -48,8 +48,22 @@ pub fn to_status(error: ServiceError) -> Status {
         }
         _ => {}
     }
-    Status::with_error_details(grpc_code(error.code()), message, details)
+    let owner_url = match &error {
+        ServiceError::NotOwner { owner_url, .. } => Some(owner_url.clone()),
+        _ => None,
+    };
+    let mut status = Status::with_error_details(grpc_code(error.code()), message, details);
+    // The forwarding layer reads the owner from a header of its own rather than decoding the
+    // status details of every UNAVAILABLE answer (see `crate::forward`).
+    if let Some(url) = owner_url.and_then(|url| url.parse().ok()) {
+        status.metadata_mut().insert(OWNER_URL_HEADER, url);
+    }
+    status
 }
+
+/// The response header a NOT_OWNER answer names the owner's `cluster.advertise_url` in, beside
+/// the `owner_url` of its `ErrorInfo`.
+pub const OWNER_URL_HEADER: &str = "pitchmate-owner-url";
 
 #[cfg(test)]
 mod tests {
@@ -232,6 +246,11 @@ mod tests {
             "http://pitchmate-1.pitchmate:50051"
         );
         assert_eq!(info.metadata["lease_expires_unix_ms"], "1700000000123");
+        assert_eq!(
+            status.metadata().get(OWNER_URL_HEADER).unwrap(),
+            "http://pitchmate-1.pitchmate:50051",
+            "in a header of its own too, for the forwarding layer"
+        );
         assert!(
             status
                 .message()

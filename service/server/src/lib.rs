@@ -9,6 +9,7 @@
 pub mod api;
 pub mod config;
 pub mod error;
+pub mod forward;
 pub mod metrics;
 pub mod server;
 pub mod telemetry;

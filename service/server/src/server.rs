@@ -18,6 +18,7 @@ use crate::api::{
     ServerApi, TournamentApi, VariantApi,
 };
 use crate::config::Settings;
+use crate::forward::{Forward, ForwardSettings};
 use crate::games::GameRegistry;
 use crate::hosting::{ActorLimits, MatchRegistry};
 use crate::store::transfer::{self, Counts, TransferError};
@@ -547,7 +548,17 @@ async fn serve_with(
         add(&mut routes, &hosted);
     }
     // Browsers reach the same services over grpc-web, and get the web board's page by GET.
-    let grpc = tonic_web::GrpcWebLayer::new().layer(MessageSize::new(routes.routes().prepare()));
+    // In cluster mode, a call for a match another replica owns is forwarded to it; the layer
+    // sits inside grpc-web, so browsers' calls are forwarded as plain gRPC too.
+    let forwarding = settings.cluster.hosting().map(|cluster| ForwardSettings {
+        replica_id: cluster.replica_id,
+        copy_limit: limits.max_request_bytes.max(limits.max_document_bytes) + COPY_SLACK,
+        streams_per_connection: settings.connections.max_streams_per_connection as usize,
+    });
+    let grpc = tonic_web::GrpcWebLayer::new().layer(Forward::new(
+        MessageSize::new(routes.routes().prepare()),
+        forwarding,
+    ));
     let mut service = HttpService::new(WebBoard::new(grpc));
     for wrap in layers {
         service = wrap(service);
@@ -570,6 +581,10 @@ async fn serve_with(
     tracing::info!("stopped: every accepted action is stored");
     Ok(())
 }
+
+/// Request bytes kept for a forwarded call beyond the largest message: the messages' 5-byte
+/// prefixes, and a `Play` client's first actions sent right behind its `open`.
+const COPY_SLACK: usize = 64 * 1024;
 
 /// A name in grpc.health.v1 that says SERVING for as long as the server answers at all, whatever
 /// the store does: for a liveness probe, which should restart a stuck process but not every

@@ -2,6 +2,7 @@
 //! TCP with the generated clients. Each test file uses a different subset of the helpers.
 #![allow(dead_code)]
 
+pub mod cluster;
 pub mod process;
 pub mod raw;
 pub mod tournaments;
