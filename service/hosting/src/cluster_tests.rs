@@ -10,8 +10,8 @@ use std::time::Duration;
 use super::ownership::ClusterSettings;
 use super::*;
 use pitchmate_games::ActionChoice;
-use pitchmate_store::{MATCH_LEASES, match_lease};
 use pitchmate_store::scratch::{ScratchSchema, scratch_store};
+use pitchmate_store::{MATCH_LEASES, match_lease};
 
 const TTL: Duration = Duration::from_secs(1);
 /// Far beyond the time to live, for a machine under load.
@@ -346,6 +346,53 @@ async fn without_cluster_mode_no_lease_is_taken() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_owner_whose_renewals_fell_behind_answers_from_its_state_no_more() {
+    on_postgres(|schema| async move {
+        let (a, b) = (schema.replica("a").await, schema.replica("b").await);
+        let (id, tokens) = seated(&a).await;
+        play(&a, &id, &tokens, "first").await.unwrap();
+        let stale = a.get(&id).await.unwrap();
+        a.ownership()
+            .unwrap()
+            .renewals_paused
+            .store(true, Ordering::Relaxed);
+        // B takes the lapsed lease and moves the match on. A has not renewed since, so its
+        // actor still runs, with the state before.
+        taken_over(&b, &id).await;
+        play(&b, &id, &tokens, "second").await.unwrap();
+        assert!(!stale.is_stopped());
+
+        // Asked for the match, A renews first and names B instead of answering from it.
+        assert_eq!(owner_of(a.get(&id).await.unwrap_err()), "b");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lease_that_lapsed_untaken_is_taken_afresh_before_the_match_is_served() {
+    on_postgres(|schema| async move {
+        let a = schema.replica("a").await;
+        let (id, tokens) = seated(&a).await;
+        play(&a, &id, &tokens, "first").await.unwrap();
+        let stale = a.get(&id).await.unwrap();
+        let state = stale.summary();
+        a.ownership()
+            .unwrap()
+            .renewals_paused
+            .store(true, Ordering::Relaxed);
+        tokio::time::sleep(TTL + Duration::from_millis(200)).await;
+
+        // The old token can write no more: its actor stops, and the match is served rebuilt
+        // under the new one, from what was stored.
+        let served = a.get(&id).await.unwrap();
+        assert!(stale.is_stopped(), "the actor of the old token stopped");
+        assert_eq!(served.summary().progress, state.progress);
+        play(&a, &id, &tokens, "second").await.unwrap();
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_lease_lost_at_renewal_stops_the_actor_and_ends_its_streams() {
     on_postgres(|schema| async move {
         let (a, b) = (schema.replica("a").await, schema.replica("b").await);
@@ -422,7 +469,10 @@ async fn a_dead_owners_match_comes_back_on_a_survivor_uncalled_and_its_clock_dec
         assert_eq!(end.reason, lifecycle::EndReason::Timeout);
         assert_ne!(end.winner, Some(to_act), "the seat out of time lost");
         let stored = b.store().load(&id).await.unwrap().unwrap();
-        assert_eq!(stored.events.len() as u64, handle.summary().progress.last_seq);
+        assert_eq!(
+            stored.events.len() as u64,
+            handle.summary().progress.last_seq
+        );
         until!("B gives the finished match's lease up", {
             b.store()
                 .lease_holder(&match_lease(&id))
@@ -447,21 +497,38 @@ async fn the_sweep_deletes_the_lapsed_leases_of_matches_over_or_gone() {
         .unwrap();
         let store = a.store().clone();
         until!("the finished match's lease released", {
-            store.lease_holder(&match_lease(&id)).await.unwrap().is_none()
+            store
+                .lease_holder(&match_lease(&id))
+                .await
+                .unwrap()
+                .is_none()
         });
         drop(a);
         // A server that died just after the end, before its release: the lease stays. So does
         // one taken for a match that was never stored.
         let dead = "dead/00000000@http://dead.test:50051";
         let short = Duration::from_millis(200);
-        store.acquire_lease(&match_lease(&id), dead, short).await.unwrap();
-        store.acquire_lease(&match_lease("never-stored"), dead, short).await.unwrap();
+        store
+            .acquire_lease(&match_lease(&id), dead, short)
+            .await
+            .unwrap();
+        store
+            .acquire_lease(&match_lease("never-stored"), dead, short)
+            .await
+            .unwrap();
         tokio::time::sleep(short).await;
-        assert_eq!(store.lapsed_leases(MATCH_LEASES, 10).await.unwrap().len(), 2);
+        assert_eq!(
+            store.lapsed_leases(MATCH_LEASES, 10).await.unwrap().len(),
+            2
+        );
 
         let b = schema.replica("b").await;
         until!("both lapsed leases deleted", {
-            store.lapsed_leases(MATCH_LEASES, 10).await.unwrap().is_empty()
+            store
+                .lapsed_leases(MATCH_LEASES, 10)
+                .await
+                .unwrap()
+                .is_empty()
         });
         assert_eq!(store.lease_holder(&match_lease(&id)).await.unwrap(), None);
         assert_eq!(b.live_count(), 0, "nothing rebuilt to clean up");
@@ -492,7 +559,13 @@ async fn matches_unloaded_idle_are_not_swept_back() {
         tokio::time::sleep(4 * TTL).await;
         assert_eq!((a.live_count(), b.live_count()), (0, 0));
         assert_eq!((a.leases_held(), b.leases_held()), (0, 0));
-        assert!(a.store().lapsed_leases(MATCH_LEASES, 10).await.unwrap().is_empty());
+        assert!(
+            a.store()
+                .lapsed_leases(MATCH_LEASES, 10)
+                .await
+                .unwrap()
+                .is_empty()
+        );
         // It comes back where it is next called.
         play(&b, &id, &tokens, "second").await.unwrap();
         assert_eq!(b.leases_held(), 1);
@@ -511,7 +584,9 @@ async fn a_stopping_owner_hands_its_matches_over_at_once() {
         let (first, tokens) = seated(&a).await;
         let (second, _) = seated(&a).await;
         for n in 0..4 {
-            play(&a, &first, &tokens, &format!("move-{n}")).await.unwrap();
+            play(&a, &first, &tokens, &format!("move-{n}"))
+                .await
+                .unwrap();
         }
         let before = a.get(&first).await.unwrap().summary();
         let events = a.get(&first).await.unwrap().events_after(0).await.unwrap();
