@@ -38,7 +38,7 @@ use pitchmate_client::{
 use pitchmate_store::scratch::ScratchSchema;
 use pitchmate_store::{Store, match_lease};
 use tokio::sync::watch;
-use tokio::task::JoinHandle;
+use tokio::task::{JoinHandle, JoinSet};
 
 const REPLICAS: usize = 3;
 /// Short, so a dead replica's matches wait little before a survivor may take them.
@@ -640,7 +640,7 @@ async fn prove(store_url: String) {
     // start.
     let created = Arc::new(Mutex::new(vec![direct.clone(), forwarded.clone()]));
     let (go, told_to_go) = watch::channel(false);
-    let mut plays = Vec::new();
+    let mut plays = JoinSet::new();
     for index in 0..matches {
         let owner = index % REPLICAS;
         let seats = [(owner + 1) % REPLICAS, (owner + 2) % REPLICAS];
@@ -654,7 +654,9 @@ async fn prove(store_url: String) {
         )
         .await;
         created.lock().unwrap().push(match_id);
-        plays.extend(seat_plays);
+        for play in seat_plays {
+            plays.spawn(async move { play.await.expect("a seat's task") });
+        }
     }
     go.send_replace(true);
     common::tournaments::start(&operator_client, &operator, &tournament_id).await;
@@ -668,9 +670,11 @@ async fn prove(store_url: String) {
     ));
 
     let everything = async {
+        // In the order they end, so that a seat that fails fails the run at once rather than
+        // leave its opponent waiting.
         let mut matches_over = chaos_began;
-        for play in plays {
-            matches_over = matches_over.max(play.await.expect("a seat's task"));
+        while let Some(ended) = plays.join_next().await {
+            matches_over = matches_over.max(ended.expect("a seat's task"));
         }
         let mut reports = Vec::new();
         for run in league {
