@@ -11,8 +11,10 @@
 //!   drop until B hosts the match, found by B's sweep (nobody calls it). The baseline, in the
 //!   same run: the time to live, the part of the wait that is the lease lapsing (less the time
 //!   since A's last renewal, every third of it);
-//! - graceful stop: A hands its matches over. Measured: the hand-over itself, and from its start
-//!   until B hosts the match, again by its sweep with nobody calling.
+//! - graceful stop: B, now hosting that match and a second one, hands its matches over to a
+//!   third server, C (started a moment before, so its start-up pass is over). Measured from the
+//!   start of the hand-over: its end; C answering a call for the second match; C hosting the
+//!   first one, which nobody calls (its next sweep).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -70,16 +72,19 @@ async fn seated(registry: &MatchRegistry) -> String {
     let id = created.setup.match_id.clone();
     for name in ["a", "b"] {
         registry
-            .call(&id, |handle| async move { handle.join(None, name.into()).await })
+            .call(
+                &id,
+                |handle| async move { handle.join(None, name.into()).await },
+            )
             .await
             .expect("join");
     }
     id
 }
 
-/// From `since` until `registry` hosts a match, or `None` after [`GIVE_UP`].
-async fn hosted(registry: &MatchRegistry, since: Instant) -> Option<Duration> {
-    while registry.live_count() == 0 {
+/// From `since` until `registry` hosts `count` matches, or `None` after [`GIVE_UP`].
+async fn hosted(registry: &MatchRegistry, count: usize, since: Instant) -> Option<Duration> {
+    while registry.live_count() < count {
         if since.elapsed() > GIVE_UP {
             return None;
         }
@@ -91,7 +96,8 @@ async fn hosted(registry: &MatchRegistry, since: Instant) -> Option<Duration> {
 struct Run {
     dead_owner: Option<Duration>,
     hand_over: Duration,
-    after_hand_over: Option<Duration>,
+    called: Option<Duration>,
+    uncalled: Option<Duration>,
 }
 
 async fn run(ttl: Duration) -> Option<Run> {
@@ -105,19 +111,23 @@ async fn run(ttl: Duration) -> Option<Run> {
     tokio::time::sleep(ttl / 2).await;
     let died = Instant::now();
     drop(a);
-    let dead_owner = hosted(&b, died).await;
+    let dead_owner = hosted(&b, 1, died).await;
 
+    let second = seated(&b).await;
     let c = replica(&schema.url, "c", ttl).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
     let started = Instant::now();
     b.hand_over().await;
     let hand_over = started.elapsed();
-    let after_hand_over = hosted(&c, started).await;
+    let called = c.get(&second).await.ok().map(|_| started.elapsed());
+    let uncalled = hosted(&c, 2, started).await;
     drop((b, c));
     schema.drop_schema().await;
     Some(Run {
         dead_owner,
         hand_over,
-        after_hand_over,
+        called,
+        uncalled,
     })
 }
 
@@ -163,7 +173,8 @@ fn main() {
             let ttl = Duration::from_secs(ttl);
             let mut dead = Vec::new();
             let mut hand_overs = Vec::new();
-            let mut after = Vec::new();
+            let mut called = Vec::new();
+            let mut uncalled = Vec::new();
             for _ in 0..RUNS {
                 let Some(run) = run(ttl).await else {
                     eprintln!("no PostgreSQL: nothing measured");
@@ -171,12 +182,29 @@ fn main() {
                 };
                 dead.push(run.dead_owner);
                 hand_overs.push(Some(run.hand_over));
-                after.push(run.after_hand_over);
+                called.push(run.called);
+                uncalled.push(run.uncalled);
             }
-            println!("lease time to live {} s (baseline), {RUNS} runs:", ttl.as_secs());
-            println!("  dead owner -> hosted on a survivor, uncalled: {}", summary(dead));
-            println!("  graceful hand-over itself:                    {}", summary(hand_overs));
-            println!("  hand-over start -> hosted elsewhere, uncalled: {}", summary(after));
+            println!(
+                "lease time to live {} s (baseline), {RUNS} runs:",
+                ttl.as_secs()
+            );
+            println!(
+                "  dead owner -> hosted on a survivor, uncalled: {}",
+                summary(dead)
+            );
+            println!(
+                "  graceful hand-over itself:                    {}",
+                summary(hand_overs)
+            );
+            println!(
+                "  hand-over start -> a call answered elsewhere: {}",
+                summary(called)
+            );
+            println!(
+                "  hand-over start -> hosted elsewhere, uncalled: {}",
+                summary(uncalled)
+            );
         }
     });
 }

@@ -289,8 +289,8 @@ impl MatchRegistry {
     /// Hands this server's matches over before it stops (cluster mode): no match is taken on
     /// any more, every actor stops once what it took is stored, then every lease held lapses
     /// at once, so the other servers take the matches (at a call, or by their sweep) rather
-    /// than after the lease's time to live. Returns the leases handed over. Outside cluster mode it does nothing: the
-    /// matches come back from the store when the server starts again.
+    /// than after the lease's time to live. Returns the leases handed over. Outside cluster
+    /// mode it does nothing: the matches come back from the store when the server starts again.
     pub async fn hand_over(&self) -> usize {
         let Some(ownership) = &self.ownership else {
             return 0;
@@ -809,6 +809,10 @@ async fn sweep_lapsed(registry: Weak<MatchRegistry>, ttl: Duration) {
         };
         if strong.handing_over.load(Ordering::Acquire) {
             return;
+        }
+        // Nothing could be taken over or deleted: the next sweep after the store is back.
+        if !strong.store.writable() {
+            continue;
         }
         match sweep_once(&strong).await {
             Ok(unfinished) if !unfinished.is_empty() => {

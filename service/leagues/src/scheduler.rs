@@ -80,7 +80,10 @@ impl Scheduler {
     pub async fn run(self, mut stopping: watch::Receiver<bool>) {
         let mut tournaments_changed = self.tournaments.signal().subscribe();
         // Renewed often enough that it never lapses between two beats.
-        let beat = self.lease.as_ref().map_or(BEAT, |lease| BEAT.min(lease.ttl / 3));
+        let beat = self
+            .lease
+            .as_ref()
+            .map_or(BEAT, |lease| BEAT.min(lease.ttl / 3));
         let mut held = None;
         if self.lease.is_none() {
             self.scheduling.store(true, Ordering::Relaxed);
@@ -100,7 +103,9 @@ impl Scheduler {
             self.scheduling.store(false, Ordering::Relaxed);
             match self.store.release_lease(&lease).await {
                 Ok(()) => tracing::info!("stopped scheduling the leagues: the server is stopping"),
-                Err(error) => tracing::warn!(%error, "the scheduler's lease not released; it lapses"),
+                Err(error) => {
+                    tracing::warn!(%error, "the scheduler's lease not released; it lapses")
+                }
             }
         }
     }
@@ -157,6 +162,7 @@ impl Scheduler {
             // Renewed at the next beat if it can be; until then nothing is scheduled here.
             Err(error) => {
                 tracing::warn!(%error, "cannot hold the scheduler's lease now; trying again");
+                self.scheduling.store(false, Ordering::Relaxed);
                 false
             }
         }

@@ -91,7 +91,10 @@ async fn holder(store: &Store, lease: &str) -> Option<String> {
 async fn until_held(store: &Store, lease: &str, replica: &str) {
     let by = tokio::time::Instant::now() + Duration::from_secs(20);
     while holder(store, lease).await.as_deref() != Some(replica) {
-        assert!(tokio::time::Instant::now() < by, "{lease} held by {replica}");
+        assert!(
+            tokio::time::Instant::now() < by,
+            "{lease} held by {replica}"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }

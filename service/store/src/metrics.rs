@@ -8,8 +8,8 @@ pub const COMMIT_WRITES: &str = "pitchmate_store_commit_writes";
 /// Writes refused because their fencing token was no longer their match's lease's (counter).
 pub const FENCED_WRITES: &str = "pitchmate_store_fenced_writes_total";
 /// Changes of leases this server made or found, by `change` (counter): `acquired` (a new
-/// token), `renewed` (the same token, later expiry), `lost` (a renewal or release found the
-/// lease taken or gone) and `released`.
+/// token), `renewed` (the same token, later expiry), `lost` (a renewal, release or expiry found
+/// the lease taken or gone), `released` and `expired` (let lapse at once, handing over).
 pub const LEASE_CHANGES: &str = "pitchmate_store_lease_changes_total";
 
 pub fn describe() {

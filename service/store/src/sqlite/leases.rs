@@ -173,7 +173,11 @@ impl SqliteStore {
 }
 
 impl SqliteStore {
-    pub async fn lapsed_leases(&self, prefix: String, limit: i64) -> Result<Vec<Lease>, StoreError> {
+    pub async fn lapsed_leases(
+        &self,
+        prefix: String,
+        limit: i64,
+    ) -> Result<Vec<Lease>, StoreError> {
         blocking(&self.reader, move |connection| {
             let mut statement = connection.prepare_cached(
                 "SELECT name, holder, token, expires_at FROM leases \
