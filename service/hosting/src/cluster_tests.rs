@@ -351,16 +351,15 @@ async fn an_owner_whose_renewals_fell_behind_answers_from_its_state_no_more() {
         let (a, b) = (schema.replica("a").await, schema.replica("b").await);
         let (id, tokens) = seated(&a).await;
         play(&a, &id, &tokens, "first").await.unwrap();
-        let stale = a.get(&id).await.unwrap();
         a.ownership()
             .unwrap()
             .renewals_paused
             .store(true, Ordering::Relaxed);
-        // B takes the lapsed lease and moves the match on. A has not renewed since, so its
-        // actor still runs, with the state before.
+        // B takes the lapsed lease and moves the match on. A has not renewed since, so an actor
+        // of A's still runs with the state before: the first one, or one A's sweep hosted anew
+        // when it found A's own lease lapsed before B took it.
         taken_over(&b, &id).await;
         play(&b, &id, &tokens, "second").await.unwrap();
-        assert!(!stale.is_stopped());
 
         // Asked for the match, A renews first and names B instead of answering from it.
         assert_eq!(owner_of(a.get(&id).await.unwrap_err()), "b");
@@ -406,13 +405,18 @@ async fn a_lease_lost_at_renewal_stops_the_actor_and_ends_its_streams() {
         let stored = b.store().load(&id).await.unwrap().unwrap();
 
         // The next renewal finds the lease gone: the actor stops without a call or a write.
+        // (A's sweep may have taken its own lapsed lease afresh before B took it, stopping the
+        // first actor and hosting the match anew for a moment: then that one's renewal finds
+        // the lease gone.)
         paused.store(false, Ordering::Relaxed);
         let by = deadline();
-        while !stale.is_stopped() {
-            assert!(tokio::time::Instant::now() < by, "the actor stopped");
+        while !stale.is_stopped() || a.leases_held() > 0 {
+            assert!(
+                tokio::time::Instant::now() < by,
+                "the actor stopped and A forgot the lease"
+            );
             pause().await;
         }
-        assert_eq!(a.leases_held(), 0);
         assert!(
             matches!(
                 watching.live.recv().await,
