@@ -13,9 +13,10 @@
 //!   events and the result it holds. (Writes the store refused for a stale fencing token are
 //!   fencing at work; the replicas' logs count them.)
 //!
-//! It prints the failover time (from a SIGKILL to the next accepted action of each match the
-//! killed replica owned) and the cost of forwarding (an action's round trip with both seats on
-//! the owner, and with both on another replica, measured before the kills start).
+//! It prints the failover time (from a SIGKILL to the answer to the first action sent after it
+//! in each match the killed replica owned) and the cost of forwarding (an action's round trip
+//! with both seats on the owner, and with both on another replica, measured before the kills
+//! start).
 //!
 //! Skipped without a PostgreSQL server (outside CI); `PITCHMATE_TEST_POSTGRES_URL` names
 //! another one. `PITCHMATE_FAILOVER_MATCHES` and `PITCHMATE_FAILOVER_KILLS` make a longer run.
