@@ -1,6 +1,7 @@
 //! The play loop's hooks for bots that show the match or take corrections (a person at a
 //! terminal): `Bot::observe` sees each of the seat's events once and in order, across a cut
-//! connection too, and `Bot::retry_refused` is asked again for the same turn after a refusal.
+//! connection too, `Bot::retry_refused` is asked again for the same turn after a refusal, and
+//! `Bot::acted` hears the answer to each action the loop sent.
 
 use std::time::Duration;
 
@@ -21,6 +22,8 @@ struct Recorder {
     refusals: Vec<pb::ActionRefused>,
     /// The version of each choice's view.
     versions: Vec<u64>,
+    /// The answers to the actions sent, in the order they came.
+    outcomes: Vec<pb::ActionOutcome>,
 }
 
 impl Recorder {
@@ -33,6 +36,7 @@ impl Recorder {
             retry,
             refusals: Vec::new(),
             versions: Vec::new(),
+            outcomes: Vec::new(),
         }
     }
 }
@@ -54,6 +58,10 @@ impl Bot for Recorder {
     fn retry_refused(&mut self, refusal: &pb::ActionRefused) -> bool {
         self.refusals.push(refusal.clone());
         self.retry
+    }
+
+    fn acted(&mut self, outcome: &pb::ActionOutcome) {
+        self.outcomes.push(outcome.clone());
     }
 }
 
@@ -188,5 +196,82 @@ async fn a_refused_choice_is_asked_again_only_when_the_bot_wants_to() {
         .expect_err("the refusal ends the loop");
     assert!(matches!(error, ClientError::Refused(_)), "{error}");
     assert_eq!(bot.choices, 1);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn acted_hears_each_answer_with_the_version_the_log_shows() {
+    use pb::action_outcome::Result as Outcome;
+    let server = TestServer::start().await;
+    let client = server.client().await;
+    let created = client.create_match(short_match()).await.expect("create");
+    let white = client
+        .join(&created.match_id, Some("white"), "w")
+        .await
+        .expect("join");
+    let black = client
+        .join(&created.match_id, Some("black"), "b")
+        .await
+        .expect("join");
+    let opponent_client = client.clone();
+    let opponent =
+        tokio::spawn(
+            async move { play(&opponent_client, &black, &mut RandomChoice::seeded(6)).await },
+        );
+    // The second choice is refused and chosen again: both answers are heard.
+    let mut bot = Recorder::new(4, Some(2), true);
+    play(&client, &white, &mut bot)
+        .await
+        .expect("the match is played to its end");
+    opponent.await.expect("task").expect("the opponent too");
+
+    let refused: Vec<&str> = bot
+        .outcomes
+        .iter()
+        .filter_map(|o| match &o.result {
+            Some(Outcome::Refused(refused)) => Some(refused.reason.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(refused, ["MALFORMED_NOTATION"]);
+    let accepted: Vec<(String, u64)> = bot
+        .outcomes
+        .iter()
+        .filter_map(|o| match &o.result {
+            Some(Outcome::Accepted(accepted)) => {
+                assert!(!accepted.duplicate, "nothing was sent twice");
+                Some((o.client_action_id.clone(), accepted.version))
+            }
+            _ => None,
+        })
+        .collect();
+    let replay = client.replay(&created.match_id).await.expect("replay");
+    let logged: Vec<u64> = replay
+        .events
+        .iter()
+        .filter(|e| {
+            matches!(&e.kind, Some(pb::match_event::Kind::ActionTaken(taken)) if taken.seat == "white")
+        })
+        .map(|e| e.version)
+        .collect();
+    // The loop returns at the match's end, which the stream brings before the answer to the
+    // action that ended it: that answer may go unheard.
+    let heard: Vec<u64> = accepted.iter().map(|(_, v)| *v).collect();
+    assert!(
+        heard.len() + 1 >= logged.len() && heard.len() > 1,
+        "{heard:?} {logged:?}"
+    );
+    assert_eq!(
+        heard,
+        logged[..heard.len()],
+        "one answer per action of the seat's in the log, with the version after it"
+    );
+    for (id, after) in &accepted {
+        let before: u64 = id
+            .strip_prefix("white@")
+            .and_then(|v| v.parse().ok())
+            .expect("the play loop's id is the seat and the version acted on");
+        assert!(before < *after, "{id} answered with version {after}");
+    }
     server.stop().await;
 }

@@ -43,6 +43,15 @@ pub trait Bot: Send {
     /// A player that shows the match (a person at a terminal) redraws here.
     fn observe(&mut self, _event: &pb::MatchEvent) {}
 
+    /// Called with the server's answer to each action the play loop sent, accepted or refused,
+    /// as it arrives (after the events the action caused). An accepted answer means the action
+    /// is durable; one marked `duplicate` answers an action sent again after a cut, whose first
+    /// sending was applied, perhaps of an earlier choice for the same state. The loop returns
+    /// at the match's end, which comes before the answer to the action that ended it, so that
+    /// answer is not waited for. A client that keeps its own record of what was played (an
+    /// audit, a test) keeps it here.
+    fn acted(&mut self, _outcome: &pb::ActionOutcome) {}
+
     /// Whether to be asked again for the same turn after the server refused a choice for a
     /// reason choosing differently can mend (an illegal action, an unreadable notation). A
     /// person who mistyped says yes, having been shown `refusal`; a program would only repeat

@@ -143,6 +143,7 @@ impl Player<'_> {
                     let Some(action) = pending.take() else {
                         continue;
                     };
+                    self.bot.acted(&outcome);
                     let again = match after_outcome(seat, action, outcome).await {
                         Ok(again) => again,
                         Err(ClientError::Refused(refusal)) if self.bot.retry_refused(&refusal) => {

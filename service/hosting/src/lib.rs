@@ -474,7 +474,9 @@ impl MatchRegistry {
                 let _ = created.changed().await;
                 return Ok(None);
             }
-            Some(Entry::Live(handle)) if !handle.is_stopped() => return Ok(Some(handle)),
+            Some(Entry::Live(handle)) if !handle.is_stopped() => {
+                return self.vouch_for(match_id, handle).await;
+            }
             // A retiring actor may still be storing calls it took before it stopped.
             Some(Entry::Live(handle)) => handle.finished().await,
             Some(Entry::NotRebuildable { detail }) => {
@@ -531,6 +533,42 @@ impl MatchRegistry {
                 })
             }
         }
+    }
+
+    /// The live actor `handle` of `match_id`, once its lease is known to be this server's
+    /// (cluster mode). Writes are fenced whatever this server believes, but reads are not: an
+    /// actor whose lease is overdue for renewal (the renewals fell behind, or the database was
+    /// slow to answer) may be serving a state another server has moved on from since it took
+    /// the lapsed lease. Such a lease is renewed first: if another server holds it, the actor
+    /// stops and the caller is told `NOT_OWNER` naming the owner; if it lapsed and is taken
+    /// afresh, the actor holding the old token stops, and `None` says to ask again (the match
+    /// is rebuilt from the store).
+    async fn vouch_for(
+        &self,
+        match_id: &str,
+        handle: MatchHandle,
+    ) -> Result<Option<MatchHandle>, ServiceError> {
+        let Some(token) = self
+            .ownership
+            .as_ref()
+            .and_then(|ownership| ownership.overdue(match_id))
+        else {
+            return Ok(Some(handle));
+        };
+        let renewed = match self.acquire(match_id).await {
+            Ok(renewed) => renewed,
+            // The lease is another server's: the actor stops, having been told so.
+            Err(error @ ServiceError::NotOwner { .. }) => {
+                handle.finished().await;
+                return Err(error);
+            }
+            Err(error) => return Err(error),
+        };
+        if renewed.is_some_and(|tenure| tenure.token() == token) {
+            return Ok(Some(handle));
+        }
+        handle.finished().await;
+        Ok(None)
     }
 
     /// Calls the match's actor through `call`. An actor that retired just before the call

@@ -200,6 +200,16 @@ impl Ownership {
         self.ttl
     }
 
+    /// The token of the lease of `match_id` if this server holds it but its last successful
+    /// renewal was sent a whole time to live ago or more: by now it may have lapsed and been
+    /// taken by another server, which this server learns only at its next renewal.
+    pub fn overdue(&self, match_id: &str) -> Option<u64> {
+        self.lock()
+            .get(match_id)
+            .filter(|held| held.renewed_at.elapsed() >= self.ttl)
+            .map(|held| held.lease.token)
+    }
+
     /// Matches whose lease this server holds.
     pub fn held_count(&self) -> usize {
         self.lock().len()
@@ -231,6 +241,7 @@ impl Ownership {
     pub async fn acquire(self: &Arc<Self>, match_id: &str) -> Result<Tenure, ServiceError> {
         let sent = Instant::now();
         if let Some(not_owner) = self.lock_elsewhere().remembered(match_id, sent) {
+            self.lose_to_another(match_id);
             return Err(not_owner);
         }
         let lease = self
@@ -239,6 +250,7 @@ impl Ownership {
             .await
             .map_err(|error| match error {
                 StoreError::LeaseHeld(held) => {
+                    self.lose_to_another(match_id);
                     self.lock_elsewhere()
                         .remember(match_id, &held.holder, held.until_nanos, sent);
                     not_owner(match_id, &held.holder, held.until_nanos)
@@ -321,6 +333,16 @@ impl Ownership {
             }
         }
         handed
+    }
+
+    /// Marks the lease of `match_id` lost whatever its token, if this server believed it
+    /// held it: another server holds it now (found when this one tried to take it, its
+    /// renewals having fallen behind).
+    fn lose_to_another(&self, match_id: &str) {
+        let token = self.lock().get(match_id).map(|held| held.lease.token);
+        if let Some(token) = token {
+            self.lose(match_id, token);
+        }
     }
 
     /// Marks the lease of `match_id` lost if it still has `token`: its actor stops.
