@@ -86,7 +86,7 @@ const HOP_BY_HOP: [&str; 7] = [
 ];
 
 /// What the layer needs to know of this replica.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct ForwardSettings {
     /// This replica's `cluster.replica_id`, sent in [`FORWARDED_BY_HEADER`].
     pub replica_id: String,
