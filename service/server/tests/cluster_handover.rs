@@ -6,77 +6,12 @@
 
 mod common;
 
-use std::collections::HashMap;
-use std::net::SocketAddr;
 use std::time::Duration;
 
+use common::cluster::Replica;
 use common::{MatchServiceClient, get, play_many, seated};
-use pitchmate_server::config::{Cli, Settings};
 use pitchmate_store::scratch::ScratchSchema;
 use pitchmate_store::{SCHEDULER_LEASE, Store, match_lease};
-use tokio::net::TcpListener;
-use tokio::sync::oneshot;
-
-/// A server in cluster mode as `replica_id`, advertising the address it listens on.
-struct Replica {
-    address: SocketAddr,
-    data_dir: std::path::PathBuf,
-    stop: oneshot::Sender<()>,
-    task: tokio::task::JoinHandle<Result<(), pitchmate_server::ServeError>>,
-}
-
-impl Replica {
-    async fn start(store_url: &str, replica_id: &str) -> Self {
-        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
-        let address = listener.local_addr().expect("address");
-        let data_dir =
-            std::env::temp_dir().join(format!("pitchmate-test-{}", uuid::Uuid::new_v4()));
-        let cli = Cli {
-            data_dir: Some(data_dir.clone()),
-            ..Cli::default()
-        };
-        let environment = HashMap::from([
-            ("PITCHMATE__STORE__URL".to_owned(), store_url.to_owned()),
-            (
-                "PITCHMATE__CLUSTER__REPLICA_ID".to_owned(),
-                replica_id.to_owned(),
-            ),
-            (
-                "PITCHMATE__CLUSTER__ADVERTISE_URL".to_owned(),
-                format!("http://{address}"),
-            ),
-        ]);
-        let settings = Settings::from_layers(&cli, environment).expect("cluster settings");
-        let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(async move {
-            pitchmate_server::serve(&settings, listener, async {
-                let _ = stopped.await;
-            })
-            .await
-        });
-        Self {
-            address,
-            data_dir,
-            stop,
-            task,
-        }
-    }
-
-    async fn matches(&self) -> MatchServiceClient<tonic::transport::Channel> {
-        let endpoint = tonic::transport::Endpoint::from_shared(format!("http://{}", self.address))
-            .expect("endpoint");
-        MatchServiceClient::new(endpoint.connect().await.expect("connect"))
-    }
-
-    async fn stop(self) {
-        let _ = self.stop.send(());
-        self.task
-            .await
-            .expect("server task")
-            .expect("server result");
-        let _ = std::fs::remove_dir_all(&self.data_dir);
-    }
-}
 
 /// The replica a lease's holder names (`<replica_id>/<run>@<url>`), if the lease is held.
 async fn holder(store: &Store, lease: &str) -> Option<String> {
