@@ -131,6 +131,43 @@ impl PostgresStore {
         }
     }
 
+    pub async fn renew_leases(
+        &self,
+        leases: &[Lease],
+        ttl_micros: i64,
+    ) -> Result<Vec<Option<Lease>>, StoreError> {
+        let names: Vec<&str> = leases.iter().map(|lease| lease.name.as_str()).collect();
+        let tokens: Vec<i64> = leases.iter().map(|lease| lease.token as i64).collect();
+        let client = self.direct_writer().await?;
+        let rows = within(async {
+            Ok(client
+                .query(
+                    "UPDATE leases AS l SET expires_at = now() + $3 * INTERVAL '1 microsecond' \
+                     FROM unnest($1::text[], $2::bigint[]) AS r(name, token) \
+                     WHERE l.name = r.name AND l.token = r.token \
+                     RETURNING l.name, l.token, l.expires_at",
+                    &[&names, &tokens, &(ttl_micros as f64)],
+                )
+                .await?)
+        })
+        .await?;
+        let renewed: std::collections::HashMap<(String, i64), i64> = rows
+            .iter()
+            .map(|row| ((row.get(0), row.get(1)), nanos(row.get(2))))
+            .collect();
+        Ok(leases
+            .iter()
+            .map(|lease| {
+                renewed
+                    .get(&(lease.name.clone(), lease.token as i64))
+                    .map(|&expires_at_nanos| Lease {
+                        expires_at_nanos,
+                        ..lease.clone()
+                    })
+            })
+            .collect())
+    }
+
     pub async fn release_lease(&self, lease: &Lease) -> Result<(), StoreError> {
         let client = self.direct_writer().await?;
         let deleted = within(async {

@@ -121,6 +121,30 @@ impl SqliteStore {
         .await
     }
 
+    pub async fn renew_leases(
+        &self,
+        leases: Vec<Lease>,
+        ttl_micros: i64,
+    ) -> Result<Vec<Option<Lease>>, StoreError> {
+        self.write_directly(move |transaction| {
+            let expires_at_nanos = expiry(ttl_micros);
+            let mut renew = transaction.prepare_cached(
+                "UPDATE leases SET expires_at = ?3 WHERE name = ?1 AND token = ?2",
+            )?;
+            let mut renewed = Vec::with_capacity(leases.len());
+            for lease in leases {
+                let changed =
+                    renew.execute(params![lease.name, lease.token as i64, expires_at_nanos])?;
+                renewed.push((changed > 0).then_some(Lease {
+                    expires_at_nanos,
+                    ..lease
+                }));
+            }
+            Ok(renewed)
+        })
+        .await
+    }
+
     pub async fn release_lease(&self, lease: Lease) -> Result<(), StoreError> {
         self.write_directly(move |transaction| {
             let deleted = transaction

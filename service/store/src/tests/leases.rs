@@ -140,6 +140,22 @@ where
     lost(store.renew_lease(&revived, LONG).await, &revived);
     held_by(store.acquire_lease(&b, "r1", LONG).await, "r2");
 
+    // Renewed together: each answer for its own lease, a lost one as `None`.
+    let together = store
+        .renew_leases(&[taken.clone(), revived.clone()], LONG)
+        .await
+        .unwrap();
+    assert_eq!(together.len(), 2);
+    let renewed_taken = together[0].clone().expect("r2 holds b");
+    assert_eq!(renewed_taken.token, taken.token);
+    assert!(renewed_taken.expires_at_nanos > taken.expires_at_nanos);
+    assert_eq!(together[1], None, "r1's token of b is gone");
+    assert_eq!(
+        store.lease_holder(&b).await.unwrap(),
+        Some(renewed_taken.clone())
+    );
+    assert_eq!(store.renew_leases(&[], LONG).await.unwrap(), Vec::new());
+
     // The same holder taking its own lapsed lease again gets a new token too.
     let c = match_lease("c");
     let lapsed = store.acquire_lease(&c, "r1", SHORT).await.unwrap();
