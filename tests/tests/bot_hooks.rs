@@ -6,8 +6,8 @@
 use std::time::Duration;
 
 use pitchmate_client::{
-    Bot, Choice, Client, ClientError, NewMatch, PlayOptions, RandomChoice, ReconnectPolicy, pb,
-    play, play_with,
+    Bot, Choice, Client, ClientError, NewMatch, PlayOptions, RandomChoice, ReconnectPolicy,
+    SeatHandle, pb, play, play_with,
 };
 use pitchmate_e2e::{CuttableProxy, TestServer, collect_events};
 
@@ -147,13 +147,15 @@ async fn observe_sees_each_event_once_in_order_across_a_cut() {
     server.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_refused_choice_is_asked_again_only_when_the_bot_wants_to() {
-    let server = TestServer::start().await;
-    let client = server.client().await;
-
-    // Retrying: the bad notation is refused, the bot is asked again for the same turn, and the
-    // match goes on to its end.
+/// A short match with white's seat for the test's bot and black played at random (seeded) by
+/// a task of its own, which ends with the match.
+async fn white_against_a_random_black(
+    client: &Client,
+    seed: u64,
+) -> (
+    SeatHandle,
+    tokio::task::JoinHandle<Result<pb::MatchResult, ClientError>>,
+) {
     let created = client.create_match(short_match()).await.expect("create");
     let white = client
         .join(&created.match_id, Some("white"), "w")
@@ -164,10 +166,20 @@ async fn a_refused_choice_is_asked_again_only_when_the_bot_wants_to() {
         .await
         .expect("join");
     let opponent_client = client.clone();
-    let opponent =
-        tokio::spawn(
-            async move { play(&opponent_client, &black, &mut RandomChoice::seeded(5)).await },
-        );
+    let opponent = tokio::spawn(async move {
+        play(&opponent_client, &black, &mut RandomChoice::seeded(seed)).await
+    });
+    (white, opponent)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_choice_is_asked_again_only_when_the_bot_wants_to() {
+    let server = TestServer::start().await;
+    let client = server.client().await;
+
+    // Retrying: the bad notation is refused, the bot is asked again for the same turn, and the
+    // match goes on to its end.
+    let (white, opponent) = white_against_a_random_black(&client, 5).await;
     let mut bot = Recorder::new(3, Some(1), true);
     play(&client, &white, &mut bot)
         .await
@@ -204,20 +216,7 @@ async fn acted_hears_each_answer_with_the_version_the_log_shows() {
     use pb::action_outcome::Result as Outcome;
     let server = TestServer::start().await;
     let client = server.client().await;
-    let created = client.create_match(short_match()).await.expect("create");
-    let white = client
-        .join(&created.match_id, Some("white"), "w")
-        .await
-        .expect("join");
-    let black = client
-        .join(&created.match_id, Some("black"), "b")
-        .await
-        .expect("join");
-    let opponent_client = client.clone();
-    let opponent =
-        tokio::spawn(
-            async move { play(&opponent_client, &black, &mut RandomChoice::seeded(6)).await },
-        );
+    let (white, opponent) = white_against_a_random_black(&client, 6).await;
     // The second choice is refused and chosen again: both answers are heard.
     let mut bot = Recorder::new(4, Some(2), true);
     play(&client, &white, &mut bot)
@@ -245,7 +244,7 @@ async fn acted_hears_each_answer_with_the_version_the_log_shows() {
             _ => None,
         })
         .collect();
-    let replay = client.replay(&created.match_id).await.expect("replay");
+    let replay = client.replay(&white.match_id).await.expect("replay");
     let logged: Vec<u64> = replay
         .events
         .iter()

@@ -7,12 +7,12 @@
 mod common;
 
 use common::cluster::Replica;
-use common::{MatchServiceClient, Seated, authed, create, play_one, reason, short_options};
+use common::cluster::join_both;
+use common::{authed, create, play_one, reason, short_options};
 use pitchmate_client::{Client, NewMatch, RandomChoice, play};
 use pitchmate_proto::v1 as pb;
 use pitchmate_server::forward::FORWARDED_BY_HEADER;
 use pitchmate_store::scratch::ScratchSchema;
-use tonic::transport::Channel;
 use tonic::{Code, Request, Status};
 use tonic_types::StatusExt;
 
@@ -22,27 +22,6 @@ fn not_owner_url(status: &Status) -> String {
     assert_eq!(reason(status), "NOT_OWNER", "{status:?}");
     let info = status.get_error_details().error_info().cloned().unwrap();
     info.metadata["owner_url"].clone()
-}
-
-/// Takes both seats of `match_id` through `client`.
-async fn join_both(client: &mut MatchServiceClient<Channel>, match_id: &str) -> Seated {
-    let mut tokens = std::collections::HashMap::new();
-    for name in ["alice", "bob"] {
-        let joined = client
-            .join_match(pb::JoinMatchRequest {
-                match_id: match_id.to_owned(),
-                seat: String::new(),
-                player_name: name.to_owned(),
-            })
-            .await
-            .expect("join through the other server")
-            .into_inner();
-        tokens.insert(joined.seat, joined.seat_token);
-    }
-    Seated {
-        match_id: match_id.to_owned(),
-        tokens,
-    }
 }
 
 /// Events from `stream` until the one numbered `last`, skipping heartbeats.

@@ -11,8 +11,9 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use common::cluster::join_both;
 use common::cluster::{Replica, ReplicaTls};
-use common::{MatchServiceClient, Seated, create, play_one, reason};
+use common::{create, play_one, reason};
 use pitchmate_proto::v1 as pb;
 use pitchmate_server::ServeError;
 use pitchmate_server::config::{Cli, Settings};
@@ -22,7 +23,6 @@ use rcgen::{
     KeyPair, KeyUsagePurpose,
 };
 use tonic::Code;
-use tonic::transport::Channel;
 use tonic_types::StatusExt;
 
 /// A guard against a hang, not a measure: every call here answers in well under it.
@@ -73,27 +73,6 @@ impl TestCa {
 
 fn scratch_dir() -> PathBuf {
     std::env::temp_dir().join(format!("pitchmate-peer-tls-{}", uuid::Uuid::new_v4()))
-}
-
-/// Takes both seats of `match_id` through `client`.
-async fn join_both(client: &mut MatchServiceClient<Channel>, match_id: &str) -> Seated {
-    let mut tokens = HashMap::new();
-    for name in ["alice", "bob"] {
-        let joined = client
-            .join_match(pb::JoinMatchRequest {
-                match_id: match_id.to_owned(),
-                seat: String::new(),
-                player_name: name.to_owned(),
-            })
-            .await
-            .expect("join through the other server")
-            .into_inner();
-        tokens.insert(joined.seat, joined.seat_token);
-    }
-    Seated {
-        match_id: match_id.to_owned(),
-        tokens,
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

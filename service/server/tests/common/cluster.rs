@@ -10,7 +10,7 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tonic::transport::{Certificate, Channel, ClientTlsConfig};
 
-use super::MatchServiceClient;
+use super::{MatchServiceClient, Seated, pb};
 
 /// A replica's TLS: its certificate and key, the CA certificates it trusts its peers by, and
 /// the CA that signed its own certificate (for the tests' clients).
@@ -130,5 +130,26 @@ impl Replica {
             .expect("server task")
             .expect("server result");
         let _ = std::fs::remove_dir_all(&self.data_dir);
+    }
+}
+
+/// Takes both seats of `match_id` through `client` (a replica that may not own the match).
+pub async fn join_both(client: &mut MatchServiceClient<Channel>, match_id: &str) -> Seated {
+    let mut tokens = HashMap::new();
+    for name in ["alice", "bob"] {
+        let joined = client
+            .join_match(pb::JoinMatchRequest {
+                match_id: match_id.to_owned(),
+                seat: String::new(),
+                player_name: name.to_owned(),
+            })
+            .await
+            .expect("join through the other server")
+            .into_inner();
+        tokens.insert(joined.seat, joined.seat_token);
+    }
+    Seated {
+        match_id: match_id.to_owned(),
+        tokens,
     }
 }
