@@ -148,6 +148,9 @@ async fn postgres_inbox_items_and_tournament_changes_reach_the_other_server() {
         let mut on_b = b.remote_changes();
         a.share_changes().await.unwrap();
         b.share_changes().await.unwrap();
+        // What commits before B listens reaches B's readers as the `Missed` it sends once it
+        // listens (they read the store again), not as the items themselves: wait for it.
+        missed(&mut on_b).await;
 
         a.append_inbox(vec![item("bot-1", 1), item("bot-2", 2), item("bot-1", 3)])
             .await
