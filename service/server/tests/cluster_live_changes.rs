@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::time::{Duration, SystemTime};
 
+use common::cluster::Replica;
 use common::{BotServiceClient, MatchServiceClient, authed, create};
 use pitchmate_leagues::InboxItem;
 use pitchmate_leagues::inbox::QuotaChange;
@@ -21,22 +22,12 @@ use pitchmate_proto::v1::tournament_service_client::TournamentServiceClient;
 use pitchmate_server::config::{Cli, Settings};
 use pitchmate_store::Store;
 use pitchmate_store::scratch::ScratchSchema;
-use tokio::net::TcpListener;
-use tokio::sync::oneshot;
 use tonic::transport::Channel;
 
 /// How long a reader waits for what it expects before the test fails; it goes on as soon as
 /// it arrives. Shorter than the tournament watchers' backstop poll (30 s), so a tournament
 /// watcher that was not woken fails the test.
 const PATIENCE: Duration = Duration::from_secs(15);
-
-/// A server in cluster mode as `replica_id`, advertising the address it listens on.
-struct Replica {
-    address: SocketAddr,
-    data_dir: std::path::PathBuf,
-    stop: oneshot::Sender<()>,
-    task: tokio::task::JoinHandle<Result<(), pitchmate_server::ServeError>>,
-}
 
 fn settings(store_url: &str, replica_id: &str, address: SocketAddr) -> Settings {
     let data_dir = std::env::temp_dir().join(format!("pitchmate-test-{}", uuid::Uuid::new_v4()));
@@ -56,45 +47,6 @@ fn settings(store_url: &str, replica_id: &str, address: SocketAddr) -> Settings 
         ),
     ]);
     Settings::from_layers(&cli, environment).expect("cluster settings")
-}
-
-impl Replica {
-    async fn start(store_url: &str, replica_id: &str) -> Self {
-        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
-        let address = listener.local_addr().expect("address");
-        let settings = settings(store_url, replica_id, address);
-        let data_dir = settings.data_dir.clone();
-        let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(async move {
-            pitchmate_server::serve(&settings, listener, async {
-                let _ = stopped.await;
-            })
-            .await
-        });
-        Self {
-            address,
-            data_dir,
-            stop,
-            task,
-        }
-    }
-
-    async fn channel(&self) -> Channel {
-        tonic::transport::Endpoint::from_shared(format!("http://{}", self.address))
-            .expect("endpoint")
-            .connect()
-            .await
-            .expect("connect")
-    }
-
-    async fn stop(self) {
-        let _ = self.stop.send(());
-        self.task
-            .await
-            .expect("server task")
-            .expect("server result");
-        let _ = std::fs::remove_dir_all(&self.data_dir);
-    }
 }
 
 struct Bot {
